@@ -1,0 +1,39 @@
+# Two commands matter on a fresh machine: `make build` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
+
+.PHONY: build test serve check bench fuzz lint clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(TEST_STAMP): $(STAMP) pyproject.toml
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $@
+
+build: $(STAMP)
+	$(BIN)/site-builder build
+
+test: $(TEST_STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/pytest -q
+
+serve: $(STAMP)
+	$(BIN)/site-builder serve
+
+check: $(STAMP)
+	$(BIN)/site-builder check
+
+lint: $(TEST_STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+clean:
+	rm -rf public .cache $(VENV)

@@ -1,0 +1,5 @@
+"""Allow ``python -m site_builder``."""
+
+from site_builder.cli import main
+
+raise SystemExit(main())

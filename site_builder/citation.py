@@ -1,0 +1,52 @@
+"""The "Cite this post" box: a BibTeX entry built from front matter and site config.
+
+The key follows Google Scholar's habit, ``<author last name><year><first title
+word>`` (``sahu2026attention``), skipping a leading article so "The ..." posts
+don't all cite as ``...the``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+_ARTICLES = {"a", "an", "the"}
+_BIBTEX_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_"}
+
+
+@dataclass(frozen=True)
+class Citation:
+    key: str
+    bibtex: str
+
+
+def _ascii_word(text: str) -> str:
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]", "", folded.lower())
+
+
+def citation_key(author: str, year: int, title: str) -> str:
+    names = author.replace(",", " ").split()
+    last = _ascii_word(names[-1]) if names else "anon"
+    words = [w for w in (_ascii_word(w) for w in title.split()) if w]
+    first = next((w for w in words if w not in _ARTICLES), words[0] if words else "post")
+    return f"{last or 'anon'}{year}{first}"
+
+
+def _escape(value: str) -> str:
+    return "".join(_BIBTEX_SPECIAL.get(ch, ch) for ch in value)
+
+
+def make_citation(author: str, title: str, year: int, url: str) -> Citation:
+    """BibTeX for one post; fields aligned as a person would write them."""
+    key = citation_key(author, year, title)
+    fields = [
+        ("author", _escape(author)),
+        ("title", _escape(title)),
+        ("year", str(year)),
+        ("url", url),
+    ]
+    width = max(len(name) for name, _ in fields)
+    body = ",\n".join(f"  {name.ljust(width)} = {{{value}}}" for name, value in fields)
+    return Citation(key=key, bibtex=f"@article{{{key},\n{body}\n}}")

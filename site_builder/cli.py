@@ -1,0 +1,81 @@
+"""Command line: ``site-builder build|serve|check|new``.
+
+The one place that catches :class:`BuildError`: users see ``path:line: message``
+and exit status 1, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from site_builder import __version__
+from site_builder.build import BuildResult, build
+from site_builder.config import SiteConfig, load_config, with_overrides
+from site_builder.errors import BuildError, BuildErrors
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="site-builder", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"site-builder {__version__}")
+    parser.add_argument(
+        "-C",
+        "--root",
+        type=Path,
+        default=Path("."),
+        help="site directory (holding site.yaml); default: current directory",
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    build_cmd = commands.add_parser("build", help="build the site into public/")
+    _add_build_options(build_cmd)
+    return parser
+
+
+def _add_build_options(cmd: argparse.ArgumentParser) -> None:
+    cmd.add_argument("--out", type=Path, default=None, help="output directory (default: public)")
+    cmd.add_argument("--base-url", default=None, help="override site.yaml's base_url")
+    cmd.add_argument("--drafts", action="store_true", help="include drafts and future posts")
+    cmd.add_argument("--jobs", type=int, default=None, help="worker processes (default: cores)")
+    cmd.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    noise = cmd.add_mutually_exclusive_group()
+    noise.add_argument("-q", "--quiet", action="store_true", help="print only problems")
+    noise.add_argument("-v", "--verbose", action="store_true", help="print each stage")
+
+
+def load(args: argparse.Namespace) -> SiteConfig:
+    root = args.root.resolve()
+    return with_overrides(load_config(root), base_url=args.base_url, drafts=args.drafts)
+
+
+def run_build(args: argparse.Namespace) -> BuildResult:
+    config = load(args)
+    out = args.out if args.out is not None else config.root / "public"
+    result = build(config, out)
+    for warning in result.warnings:
+        print(warning, file=sys.stderr)
+    if args.strict and result.warnings:
+        raise BuildError("site.yaml", None, f"{len(result.warnings)} warning(s) with --strict")
+    if not args.quiet:
+        print(f"Built {result.pages} pages ({result.posts} posts) in {result.seconds:.2f} s")
+    return result
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "build":
+            run_build(args)
+    except BuildErrors as exc:
+        for error in exc.errors:
+            print(error, file=sys.stderr)
+        return 1
+    except BuildError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    return 0

@@ -1,0 +1,116 @@
+"""Site configuration: parsed, defaulted and validated in one place, then passed down.
+
+The single frozen :class:`SiteConfig` replaces a global settings dict; CLI
+overrides are applied by :func:`with_overrides`, so no stage reads flags itself.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import yaml
+
+from site_builder.errors import BuildError
+from site_builder.yamlload import load_yaml
+
+KNOWN_KEYS = {"title", "author", "description", "base_url", "language", "timezone", "raw_html"}
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    """Everything a build needs to know about the site, independent of its posts."""
+
+    root: Path
+    title: str
+    author: str
+    base_url: str
+    description: str = ""
+    language: str = "en"
+    timezone: str = "UTC"
+    raw_html: bool = True
+    drafts: bool = False
+
+    @property
+    def base_path(self) -> str:
+        """The URL path the site is served under: ``/`` or ``/repo/``. Internal links start here."""
+        path = urlsplit(self.base_url).path or "/"
+        return path if path.endswith("/") else path + "/"
+
+    @property
+    def tz(self) -> ZoneInfo:
+        return ZoneInfo(self.timezone)
+
+    def url(self, path: str) -> str:
+        """Site-relative path (``posts/x/``) to a root-relative link that honours the base path."""
+        return self.base_path + path.lstrip("/")
+
+    def absolute_url(self, path: str) -> str:
+        """Site-relative path to the absolute URL used in feeds, canonical links and citations."""
+        return self.base_url.rstrip("/") + "/" + path.lstrip("/")
+
+
+def normalise_base_url(url: str, where: Path, line: int | None = None) -> str:
+    """Accept ``https://host/`` or ``https://host/path``; always end with a slash."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise BuildError(where, line, f"base_url must be an absolute http(s) URL, got {url!r}")
+    return url if url.endswith("/") else url + "/"
+
+
+def load_config(root: Path) -> SiteConfig:
+    """Read ``site.yaml`` under ``root``. A missing or malformed file is a :class:`BuildError`."""
+    path = root / "site.yaml"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise BuildError(path, None, "site.yaml not found: is this a site directory?") from None
+    data: Any = load_yaml(text, path)
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise BuildError(path, 1, "site.yaml must be a mapping of keys to values")
+    for key in ("title", "author", "base_url"):
+        if not isinstance(data.get(key), str) or not data[key].strip():
+            raise BuildError(path, _line_of(text, key), f"'{key}' is required and must be text")
+    unknown = sorted(set(data) - KNOWN_KEYS)
+    if unknown:
+        raise BuildError(path, _line_of(text, unknown[0]), f"unknown key '{unknown[0]}'")
+    tz = str(data.get("timezone", "UTC"))
+    try:
+        ZoneInfo(tz)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise BuildError(path, _line_of(text, "timezone"), f"unknown time zone {tz!r}") from None
+    return SiteConfig(
+        root=root,
+        title=data["title"],
+        author=data["author"],
+        base_url=normalise_base_url(data["base_url"], path, _line_of(text, "base_url")),
+        description=str(data.get("description", "")),
+        language=str(data.get("language", "en")),
+        timezone=tz,
+        raw_html=bool(data.get("raw_html", True)),
+    )
+
+
+def with_overrides(config: SiteConfig, *, base_url: str | None, drafts: bool) -> SiteConfig:
+    """Apply command-line overrides; the one place flags meet configuration."""
+    changes: dict[str, Any] = {"drafts": drafts}
+    if base_url:
+        changes["base_url"] = normalise_base_url(base_url, Path("--base-url"))
+    return dataclasses.replace(config, **changes)
+
+
+def _line_of(text: str, key: str) -> int | None:
+    """The 1-based line where a top-level key is defined, for error messages."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.startswith(f"{key}:"):
+            return number
+    return None
+
+
+__all__ = ["SiteConfig", "load_config", "with_overrides", "yaml"]

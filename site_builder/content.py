@@ -1,0 +1,202 @@
+"""Stage 1: read post files and their YAML front matter into validated records.
+
+Reading returns data and writes nothing. Each problem carries the file and line
+so the author can jump straight to it; several bad posts are reported together.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, time
+from pathlib import Path
+from typing import Any
+
+from site_builder.config import SiteConfig
+from site_builder.errors import BuildError, BuildErrors, BuildWarning, Location
+from site_builder.yamlload import load_yaml
+
+KNOWN_KEYS = {"title", "date", "author", "description", "tags", "draft", "slug", "updated"}
+SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+@dataclass(frozen=True)
+class SourcePost:
+    """A post as written: front matter validated, body still Markdown."""
+
+    path: Path  # relative to the site root, as shown in messages
+    slug: str
+    title: str
+    date: datetime
+    updated: datetime | None
+    author: str
+    description: str
+    tags: tuple[str, ...]
+    draft: bool
+    body: str
+    body_line: int  # 1-based file line of the body's first line
+    bundle_dir: Path | None  # <slug>/ folder whose other files are copied beside the page
+
+
+@dataclass(frozen=True)
+class LoadedContent:
+    posts: tuple[SourcePost, ...]
+    warnings: tuple[BuildWarning, ...]
+
+
+def find_post_files(config: SiteConfig) -> list[Path]:
+    """``posts/<slug>.md`` and ``posts/<slug>/index.md``, sorted: order never depends on the OS."""
+    posts_dir = config.root / "content" / "posts"
+    if not posts_dir.is_dir():
+        return []
+    files = [p for p in posts_dir.glob("*.md") if p.is_file()]
+    files += [p for p in posts_dir.glob("*/index.md") if p.is_file()]
+    return sorted(files)
+
+
+def load_posts(config: SiteConfig) -> LoadedContent:
+    """Load every post; collect all errors before failing, and check slugs are unique."""
+    posts: list[SourcePost] = []
+    warnings: list[BuildWarning] = []
+    errors: list[BuildError] = []
+    for file in find_post_files(config):
+        rel = file.relative_to(config.root)
+        try:
+            raw = file.read_bytes()
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                line = raw[: exc.start].count(b"\n") + 1
+                raise BuildError(rel, line, "file is not valid UTF-8") from None
+            post, post_warnings = parse_post(text, rel, config)
+        except BuildError as exc:
+            errors.append(exc)
+            continue
+        warnings.extend(post_warnings)
+        if post.draft and not config.drafts:
+            continue
+        posts.append(post)
+    errors.extend(_duplicate_slugs(posts))
+    if errors:
+        raise BuildErrors(errors)
+    return LoadedContent(tuple(posts), tuple(warnings))
+
+
+def split_front_matter(text: str, path: Path) -> tuple[str, str, int]:
+    """Split ``---`` YAML ``---`` from the body. Returns (yaml, body, body's first line)."""
+    text = text.removeprefix("\ufeff")
+    lines = text.split("\n")
+    if not lines or lines[0].rstrip() != "---":
+        raise BuildError(path, 1, "missing front matter: the file must start with a '---' line")
+    for index in range(1, len(lines)):
+        if lines[index].rstrip() in ("---", "..."):
+            return "\n".join(lines[1:index]), "\n".join(lines[index + 1 :]), index + 2
+    raise BuildError(path, 1, "front matter is not closed: add a '---' line after it")
+
+
+def parse_post(text: str, path: Path, config: SiteConfig) -> tuple[SourcePost, list[BuildWarning]]:
+    """Validate one post's front matter. Pure: the text in, a record (or BuildError) out."""
+    front, body, body_line = split_front_matter(text, path)
+    data: Any = load_yaml(front, path, line_offset=1)
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise BuildError(path, 2, "front matter must be a mapping of keys to values")
+    lines = front.split("\n")
+
+    def line_of(key: str) -> int:
+        for number, line in enumerate(lines, start=2):
+            if line.startswith(f"{key}:"):
+                return number
+        return 1
+
+    warnings = [
+        BuildWarning(
+            Location(path, line_of(str(key))), f"unknown front matter key '{key}'" + _hint(str(key))
+        )
+        for key in data
+        if key not in KNOWN_KEYS
+    ]
+    title = data.get("title")
+    if title is None:
+        raise BuildError(path, 1, "front matter is missing 'title'")
+    if not isinstance(title, str | int | float) or not str(title).strip():
+        raise BuildError(path, line_of("title"), "'title' must be non-empty text")
+    if "date" not in data:
+        raise BuildError(path, 1, "front matter is missing 'date'")
+    date = parse_date(data["date"], config, path, line_of("date"))
+    updated = (
+        parse_date(data["updated"], config, path, line_of("updated"))
+        if data.get("updated") is not None
+        else None
+    )
+    tags = data.get("tags") or []
+    if isinstance(tags, str):
+        tags = [tags]
+    if not isinstance(tags, list) or not all(isinstance(t, str | int) for t in tags):
+        raise BuildError(path, line_of("tags"), "'tags' must be a list of words")
+    draft = data.get("draft", False)
+    if not isinstance(draft, bool):
+        raise BuildError(path, line_of("draft"), "'draft' must be true or false")
+    default_slug = path.parent.name if path.name == "index.md" else path.stem
+    slug = str(data.get("slug") or default_slug)
+    if not SLUG_RE.match(slug):
+        where = line_of("slug") if "slug" in data else 1
+        raise BuildError(path, where, f"slug {slug!r} must be lowercase letters, digits and '-'")
+    for key in ("author", "description"):
+        if key in data and not isinstance(data[key], str):
+            raise BuildError(path, line_of(key), f"'{key}' must be text")
+    post = SourcePost(
+        path=path,
+        slug=slug,
+        title=str(title).strip(),
+        date=date,
+        updated=updated,
+        author=data.get("author") or config.author,
+        description=(data.get("description") or "").strip(),
+        tags=tuple(str(t).strip() for t in tags),
+        draft=draft,
+        body=body,
+        body_line=body_line,
+        bundle_dir=(config.root / path.parent) if path.name == "index.md" else None,
+    )
+    return post, warnings
+
+
+def parse_date(value: Any, config: SiteConfig, path: Path, line: int) -> datetime:
+    """``2026-11-29``, ``2026-11-29 14:30`` or full ISO 8601; naive times use the site's zone."""
+    text = str(value).strip()
+    try:
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+            parsed = datetime.combine(datetime.fromisoformat(text).date(), time())
+        else:
+            parsed = datetime.fromisoformat(text)
+    except ValueError:
+        raise BuildError(
+            path, line, f"invalid date {text!r}: use YYYY-MM-DD or YYYY-MM-DDTHH:MM"
+        ) from None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=config.tz)
+
+
+def _duplicate_slugs(posts: list[SourcePost]) -> list[BuildError]:
+    first: dict[str, SourcePost] = {}
+    errors = []
+    for post in posts:
+        if post.slug in first:
+            errors.append(
+                BuildError(
+                    post.path,
+                    1,
+                    f"duplicate slug '{post.slug}': also used by {first[post.slug].path}",
+                )
+            )
+        else:
+            first[post.slug] = post
+    return errors
+
+
+def _hint(key: str) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(key, sorted(KNOWN_KEYS), n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""

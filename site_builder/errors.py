@@ -1,0 +1,55 @@
+"""One error type for every user mistake, so the CLI can print ``path:line: message``.
+
+Every stage raises :class:`BuildError` (or collects several into a
+:class:`BuildErrors`) instead of letting a library exception escape: a
+traceback is never the right answer to a typo in a post.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where a problem is: a file and, when the input has one, a 1-based line."""
+
+    path: Path | str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}" if self.line else f"{self.path}"
+
+
+class BuildError(Exception):
+    """A mistake in the site's input. Carries its location for the message."""
+
+    def __init__(self, path: Path | str, line: int | None, message: str) -> None:
+        super().__init__(f"{Location(path, line)}: {message}")
+        self.location = Location(path, line)
+        self.message = message
+
+    def at(self, path: Path | str, line_offset: int = 0) -> BuildError:
+        """The same error re-anchored in a file, e.g. a post body shifted by its front matter."""
+        line = None if self.location.line is None else self.location.line + line_offset
+        return BuildError(path, line, self.message)
+
+
+class BuildErrors(Exception):
+    """Several independent mistakes found in one run: all are reported, not just the first."""
+
+    def __init__(self, errors: list[BuildError]) -> None:
+        super().__init__("\n".join(str(e) for e in errors))
+        self.errors = errors
+
+
+@dataclass(frozen=True)
+class BuildWarning:
+    """A likely mistake that does not stop the build (unless ``--strict``)."""
+
+    location: Location
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.location}: warning: {self.message}"

@@ -1,0 +1,138 @@
+"""Stage 2: Markdown to HTML. Knows nothing about posts or the site.
+
+It takes a small :class:`MarkdownContext` and returns a :class:`Rendered`
+record: body HTML, notes HTML, headings, the links it found and a word count.
+Each syntax extension lives in its own module and is wired up here, in one
+factory, with options as data.
+
+Parsing never fails; converting LaTeX can. Fallible work happens in core rules
+that know the source line of each block token; they report problems into
+``env["errors"]`` so one run lists every mistake in a document.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from site_builder.errors import BuildErrors, BuildWarning, Location
+from site_builder.markdown import code, footnotes, headings, margin, math_ext, tables
+
+WORDS_PER_MINUTE = 200
+
+
+@dataclass(frozen=True)
+class MarkdownContext:
+    """What the renderer needs to know about the document it is rendering."""
+
+    path: Path | str
+    line_offset: int = 0  # file line of the body's first line, minus one
+    raw_html: bool = True
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    id: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """The result of rendering one document."""
+
+    html: str
+    notes_html: str
+    headings: tuple[Heading, ...]
+    links: tuple[str, ...]
+    words: int
+    warnings: tuple[BuildWarning, ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def reading_minutes(self) -> int:
+        return max(1, math.ceil(self.words / WORDS_PER_MINUTE))
+
+
+@lru_cache(maxsize=4)
+def create_parser(raw_html: bool = True) -> MarkdownIt:
+    """One configured parser per option set; cached because building one costs ~1 ms."""
+    md = MarkdownIt("commonmark", {"html": raw_html, "linkify": True, "typographer": False})
+    md.enable(["table", "strikethrough", "linkify"])
+    md.use(math_ext.math_plugin)
+    md.use(footnotes.footnotes_plugin)
+    md.use(margin.margin_plugin)
+    md.use(code.code_plugin)
+    md.use(headings.headings_plugin)
+    md.use(tables.tables_plugin)
+    return md
+
+
+def render(text: str, ctx: MarkdownContext) -> Rendered:
+    """Render a Markdown document. Raises BuildErrors listing every problem found."""
+    md = create_parser(ctx.raw_html)
+    env: dict[str, Any] = {"ctx": ctx, "errors": []}
+    tokens = md.parse(text, env)
+    if env["errors"]:
+        raise BuildErrors(env["errors"])
+    split = next((i for i, t in enumerate(tokens) if t.type == "footnote_block_open"), len(tokens))
+    html = md.renderer.render(tokens[:split], md.options, env)
+    notes_html = md.renderer.render(tokens[split:], md.options, env) if split < len(tokens) else ""
+    return Rendered(
+        html=html,
+        notes_html=notes_html,
+        headings=tuple(Heading(*h) for h in env.get("headings", [])),
+        links=tuple(_links(tokens)),
+        words=_count_words(tokens),
+        warnings=tuple(_unused_footnotes(text, ctx, env.get("unused_footnotes", []))),
+    )
+
+
+def _unused_footnotes(text: str, ctx: MarkdownContext, labels: list[str]) -> list[BuildWarning]:
+    """A definition nobody references is usually a typo in the reference."""
+    lines = text.split("\n")
+    warnings = []
+    for label in labels:
+        where = next(
+            (n for n, ln in enumerate(lines, 1) if ln.lstrip().startswith(f"[^{label}]:")), None
+        )
+        line = None if where is None else where + ctx.line_offset
+        message = f"footnote [^{label}] is defined but never referenced"
+        warnings.append(BuildWarning(Location(ctx.path, line), message))
+    return warnings
+
+
+def _links(tokens: list[Token]) -> list[str]:
+    """Every link and image target, in order, for the link checker."""
+    found: list[str] = []
+    for token in tokens:
+        for child in token.children or []:
+            if child.type == "link_open":
+                found.append(str(child.attrs.get("href", "")))
+            elif child.type == "image":
+                found.append(str(child.attrs.get("src", "")))
+    return found
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _count_words(tokens: list[Token]) -> int:
+    """Words a reader reads: prose, inline code and code blocks; math counts as one word."""
+    count = 0
+    for token in tokens:
+        if token.type in ("fence", "code_block"):
+            count += len(_WORD.findall(token.content))
+        for child in token.children or []:
+            if child.type in ("text", "code_inline"):
+                count += len(_WORD.findall(child.content))
+            elif child.type == "math_inline":
+                count += 1
+    return count

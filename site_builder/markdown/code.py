@@ -1,0 +1,88 @@
+"""Fenced code: Pygments highlighting with CSS classes and optional file-name captions.
+
+The info string follows Quarto/Pandoc: ``python filename="attention.py"`` or
+``{.python filename="attention.py"}``. An unknown language is plain text, not an
+error: highlighting is a nicety and a typo in it should not stop a build.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
+from markdown_it.token import Token
+from markdown_it.utils import OptionsDict
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexer import Lexer
+from pygments.lexers import get_lexer_by_name
+from pygments.util import ClassNotFound
+
+_FORMATTER = HtmlFormatter(nowrap=True)
+_KEY_VALUE = re.compile(r"^([A-Za-z_][\w-]*)=(.*)$")
+
+
+def code_plugin(md: MarkdownIt) -> None:
+    md.add_render_rule("fence", _render_fence)
+
+
+def parse_info(info: str) -> tuple[str, dict[str, str]]:
+    """Split a fence info string into (language, attributes). Tolerates bad quoting."""
+    text = info.strip()
+    if text.startswith("{") and text.endswith("}"):
+        text = text[1:-1]
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        words = text.split()
+    lang = ""
+    attrs: dict[str, str] = {}
+    for word in words:
+        match = _KEY_VALUE.match(word)
+        if match:
+            attrs[match.group(1)] = match.group(2)
+        elif not lang and not word.startswith("#"):
+            lang = word.lstrip(".")
+    return lang, attrs
+
+
+@lru_cache(maxsize=64)
+def _lexer(lang: str) -> Lexer | None:
+    """Lexer lookup walks Pygments' registry; cache it per language."""
+    if not lang:
+        return None
+    try:
+        return get_lexer_by_name(lang, stripnl=False, ensurenl=False)
+    except ClassNotFound:
+        return None
+
+
+def highlight_code(code: str, lang: str) -> str:
+    """HTML for the inside of ``<code>``: Pygments spans, or escaped text when unknown."""
+    lexer = _lexer(lang.lower())
+    if lexer is None:
+        return escapeHtml(code)
+    return str(highlight(code, lexer, _FORMATTER))
+
+
+def _render_fence(
+    self: Any, tokens: Sequence[Token], idx: int, options: OptionsDict, env: dict[str, Any]
+) -> str:
+    token = tokens[idx]
+    lang, attrs = parse_info(token.info)
+    body = highlight_code(token.content, lang)
+    lang_class = f' class="language-{escapeHtml(lang)}"' if lang else ""
+    pre = f'<pre class="highlight" tabindex="0"><code{lang_class}>{body}</code></pre>'
+    filename = attrs.get("filename")
+    if not filename:
+        return f'<div class="code-block">{pre}</div>\n'
+    return (
+        f'<figure class="code-block">'
+        f'<figcaption class="code-filename">{escapeHtml(filename)}</figcaption>'
+        f"{pre}</figure>\n"
+    )

@@ -1,0 +1,70 @@
+"""Headings get stable, unique ids and a visible anchor link.
+
+Ids come from the heading text (not a counter) so links survive edits
+elsewhere in the post; repeats get ``-1``, ``-2``. Ids the page template uses
+itself are reserved so a heading called "Notes" cannot collide with them.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
+from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
+from markdown_it.utils import OptionsDict
+
+RESERVED_IDS = frozenset({"notes", "cite", "main", "top", "title", "references"})
+
+
+def headings_plugin(md: MarkdownIt) -> None:
+    md.core.ruler.push("heading_ids", _assign_ids)
+    md.add_render_rule("heading_close", _render_close)
+
+
+def slugify(text: str) -> str:
+    """Lowercase words joined by ``-``; accents folded, so ``Café`` gives ``cafe``."""
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    text = re.sub(r"[^\w\s-]", "", text.lower())
+    return re.sub(r"[\s_-]+", "-", text).strip("-") or "section"
+
+
+def _plain_text(inline: Token) -> str:
+    return "".join(c.content for c in inline.children or [] if c.type in ("text", "code_inline"))
+
+
+def _assign_ids(state: StateCore) -> None:
+    used = set(RESERVED_IDS)
+    found: list[tuple[int, str, str]] = []
+    tokens = state.tokens
+    for index, token in enumerate(tokens):
+        if token.type != "heading_open":
+            continue
+        text = _plain_text(tokens[index + 1])
+        base = slugify(text)
+        ident, n = base, 0
+        while ident in used:
+            n += 1
+            ident = f"{base}-{n}"
+        used.add(ident)
+        token.attrSet("id", ident)
+        tokens[index + 2].meta["anchor"] = (ident, text)
+        found.append((int(token.tag[1]), ident, text))
+    state.env["headings"] = found
+
+
+def _render_close(
+    self: Any, tokens: Sequence[Token], idx: int, options: OptionsDict, env: dict[str, Any]
+) -> str:
+    token = tokens[idx]
+    ident, text = token.meta.get("anchor", (None, ""))
+    if not ident:
+        return f"</{token.tag}>\n"
+    return (
+        f' <a class="heading-anchor" href="#{ident}" '
+        f'aria-label="Link to section: {escapeHtml(text)}">#</a></{token.tag}>\n'
+    )

@@ -1,0 +1,62 @@
+"""Math: ``$...$`` inline and ``$$...$$`` display, converted to MathML at build time.
+
+Parsing is mdit-py-plugins' dollarmath. Conversion happens in a core rule rather
+than in dollarmath's ``renderer`` hook because conversion can fail, and only the
+core stage knows each formula's source line for the error message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
+from markdown_it.utils import OptionsDict
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+from site_builder.markdown import mathml
+from site_builder.markdown.state import inline_lines, report, source_line
+
+
+def math_plugin(md: MarkdownIt) -> None:
+    """Wire up parsing (dollarmath), conversion (core rule) and rendering."""
+    # allow_digits=False keeps "$5 and $10" as currency, as Pandoc does.
+    dollarmath_plugin(md, allow_space=False, allow_digits=False, allow_labels=True)
+    md.core.ruler.push("math_to_mathml", _convert)
+    md.add_render_rule("math_inline", _render_inline)
+    md.add_render_rule("math_block", _render_block)
+    md.add_render_rule("math_block_label", _render_block)
+
+
+def _convert(state: StateCore) -> None:
+    """Convert every formula once, storing MathML in ``token.meta``; report failures by line."""
+    for token in state.tokens:
+        if token.type in ("math_block", "math_block_label"):
+            _convert_one(state.env, token, True, source_line(state.env, token))
+        elif token.children:
+            for child, line in inline_lines(state.env, token):
+                if child.type == "math_inline":
+                    _convert_one(state.env, child, False, line)
+
+
+def _convert_one(env: dict[str, Any], token: Token, display: bool, line: int | None) -> None:
+    try:
+        token.meta["mathml"] = mathml.latex_to_mathml(token.content, display)
+    except mathml.MathError as exc:
+        report(env, None, f"math: {exc}", line=line)
+        token.meta["mathml"] = ""
+
+
+def _render_inline(
+    self: Any, tokens: Sequence[Token], idx: int, options: OptionsDict, env: dict[str, Any]
+) -> str:
+    return str(tokens[idx].meta["mathml"])
+
+
+def _render_block(
+    self: Any, tokens: Sequence[Token], idx: int, options: OptionsDict, env: dict[str, Any]
+) -> str:
+    token = tokens[idx]
+    return f'<div class="math-display">{token.meta["mathml"]}</div>\n'

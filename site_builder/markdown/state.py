@@ -1,0 +1,39 @@
+"""Helpers shared by the syntax extensions: source lines and error reporting.
+
+Only block tokens carry ``map`` (source lines). Extensions report problems into
+``env["errors"]`` instead of raising, so one run lists every mistake.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from markdown_it.token import Token
+
+from site_builder.errors import BuildError
+
+
+def source_line(env: dict[str, Any], token: Token | None) -> int | None:
+    """The file line of a block token, or None when the token has no map."""
+    if token is None or token.map is None:
+        return None
+    offset: int = env["ctx"].line_offset
+    return offset + token.map[0] + 1
+
+
+def report(env: dict[str, Any], token: Token | None, message: str, line: int | None = None) -> None:
+    """Record a problem at a token's (or an explicit) source line."""
+    path: Path | str = env["ctx"].path
+    env["errors"].append(BuildError(path, line or source_line(env, token), message))
+
+
+def inline_lines(env: dict[str, Any], block: Token) -> list[tuple[Token, int | None]]:
+    """Each child of an inline token with its file line, counting the line breaks before it."""
+    line = source_line(env, block)
+    out: list[tuple[Token, int | None]] = []
+    for child in block.children or []:
+        out.append((child, line))
+        if child.type in ("softbreak", "hardbreak") and line is not None:
+            line += 1
+    return out

@@ -1,0 +1,84 @@
+"""Stage 3: the site model. Everything pages need, computed before anything is written.
+
+Posts are sorted explicitly (date, then slug) so the output never depends on
+file-system order; tags, prev/next links and citations are derived here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from site_builder.citation import Citation, make_citation
+from site_builder.config import SiteConfig
+from site_builder.content import SourcePost
+from site_builder.markdown import Rendered
+from site_builder.markdown.headings import slugify as tag_slug
+
+
+@dataclass(frozen=True)
+class Post:
+    source: SourcePost
+    rendered: Rendered
+    path: str  # site-relative directory, e.g. "posts/attention/"
+    citation: Citation
+
+    @property
+    def title(self) -> str:
+        return self.source.title
+
+    @property
+    def slug(self) -> str:
+        return self.source.slug
+
+    @property
+    def reading_minutes(self) -> int:
+        return self.rendered.reading_minutes
+
+
+@dataclass(frozen=True)
+class Tag:
+    name: str
+    slug: str
+    posts: tuple[Post, ...]
+
+    @property
+    def path(self) -> str:
+        return f"tags/{self.slug}/"
+
+
+@dataclass(frozen=True)
+class Site:
+    config: SiteConfig
+    posts: tuple[Post, ...]  # newest first
+    tags: tuple[Tag, ...]  # by name
+
+    def previous_and_next(self, post: Post) -> tuple[Post | None, Post | None]:
+        """(older, newer) neighbours of a post in date order."""
+        index = self.posts.index(post)
+        older = self.posts[index + 1] if index + 1 < len(self.posts) else None
+        newer = self.posts[index - 1] if index > 0 else None
+        return older, newer
+
+
+def make_post(source: SourcePost, rendered: Rendered, config: SiteConfig) -> Post:
+    path = f"posts/{source.slug}/"
+    citation = make_citation(
+        source.author, source.title, source.date.year, config.absolute_url(path)
+    )
+    return Post(source=source, rendered=rendered, path=path, citation=citation)
+
+
+def build_site(config: SiteConfig, posts: list[Post]) -> Site:
+    ordered = sorted(posts, key=lambda p: (p.source.date, p.slug), reverse=True)
+    by_tag: dict[str, list[Post]] = {}
+    names: dict[str, str] = {}
+    for post in ordered:
+        for name in post.source.tags:
+            slug = tag_slug(name)
+            by_tag.setdefault(slug, []).append(post)
+            names.setdefault(slug, name)
+    tags = tuple(
+        Tag(name=names[slug], slug=slug, posts=tuple(by_tag[slug]))
+        for slug in sorted(by_tag, key=lambda s: names[s].lower())
+    )
+    return Site(config=config, posts=tuple(ordered), tags=tags)
