@@ -58,6 +58,8 @@ def write_site(site: Site, out: Path) -> int:
             stage.write(rel, html)
             page_count += rel.endswith(".html")
         for post in site.posts:
+            for rel, data in post.rendered.files:
+                stage.write(post.path + rel, data)
             bundle = post.source.bundle_dir
             if bundle is not None:
                 for file in sorted(bundle.rglob("*")):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -54,7 +54,9 @@ class Rendered:
     links: tuple[str, ...]
     words: int
     warnings: tuple[BuildWarning, ...] = ()
-    extra: dict[str, Any] = field(default_factory=dict)
+    # Files an extension produced for this document (e.g. a figure's JSON data),
+    # as (path relative to the page, bytes); the writer puts them beside the page.
+    files: tuple[tuple[str, bytes], ...] = ()
 
     @property
     def reading_minutes(self) -> int:
@@ -92,6 +94,7 @@ def render(text: str, ctx: MarkdownContext) -> Rendered:
         links=tuple(_links(tokens)),
         words=_count_words(tokens),
         warnings=tuple(_unused_footnotes(text, ctx, env.get("unused_footnotes", []))),
+        files=tuple(sorted(env.get("files", {}).items())),
     )
 
 
