@@ -30,12 +30,18 @@ class BuildResult:
 def render_post(source: content.SourcePost, config: SiteConfig) -> Post:
     """Markdown stage for one post; errors come back anchored in the post's file."""
     ctx = MarkdownContext(
-        path=source.path, line_offset=source.body_line - 1, raw_html=config.raw_html
+        path=source.path,
+        line_offset=source.body_line - 1,
+        raw_html=config.raw_html,
+        resource_dir=source.bundle_dir,
     )
     return make_post(source, render(source.body, ctx), config)
 
 
-def render_posts(sources: tuple[content.SourcePost, ...], config: SiteConfig) -> list[Post]:
+def render_posts(
+    sources: tuple[content.SourcePost, ...], config: SiteConfig
+) -> tuple[list[Post], list[BuildError]]:
+    """Render every post; a post that fails is reported, and the others still render."""
     posts: list[Post] = []
     errors: list[BuildError] = []
     for source in sources:
@@ -45,9 +51,7 @@ def render_posts(sources: tuple[content.SourcePost, ...], config: SiteConfig) ->
             errors.extend(exc.errors)
         except BuildError as exc:
             errors.append(exc)
-    if errors:
-        raise BuildErrors(errors)
-    return posts
+    return posts, errors
 
 
 def write_site(site: Site, out: Path) -> int:
@@ -74,12 +78,14 @@ def build(config: SiteConfig, out: Path) -> BuildResult:
     """Build the whole site into ``out``. Raises BuildErrors; ``out`` is untouched on failure."""
     started = time.perf_counter()
     loaded = content.load_posts(config)
-    posts = render_posts(loaded.posts, config)
-    site = build_site(config, posts)
-    page_count = write_site(site, out)
+    posts, errors = render_posts(loaded.posts, config)
     warnings = list(loaded.warnings)
     for post in posts:
         warnings.extend(post.rendered.warnings)
+    if loaded.errors or errors:
+        raise BuildErrors([*loaded.errors, *errors], tuple(warnings))
+    site = build_site(config, posts)
+    page_count = write_site(site, out)
     return BuildResult(
         pages=page_count,
         posts=len(posts),

@@ -69,8 +69,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "build":
             run_build(args)
     except BuildErrors as exc:
+        for warning in exc.warnings:
+            print(warning, file=sys.stderr)
         for error in exc.errors:
             print(error, file=sys.stderr)
+        count = len(exc.errors)
+        print(f"Build failed: {count} error{'s' if count != 1 else ''}.", file=sys.stderr)
         return 1
     except BuildError as exc:
         print(exc, file=sys.stderr)

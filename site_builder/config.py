@@ -64,9 +64,9 @@ def normalise_base_url(url: str, where: Path, line: int | None = None) -> str:
 
 def load_config(root: Path) -> SiteConfig:
     """Read ``site.yaml`` under ``root``. A missing or malformed file is a :class:`BuildError`."""
-    path = root / "site.yaml"
+    path = Path("site.yaml")  # as shown in messages: relative to the site
     try:
-        text = path.read_text(encoding="utf-8")
+        text = (root / path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise BuildError(path, None, "site.yaml not found: is this a site directory?") from None
     data: Any = load_yaml(text, path)

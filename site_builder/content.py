@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from site_builder.config import SiteConfig
-from site_builder.errors import BuildError, BuildErrors, BuildWarning, Location
+from site_builder.errors import BuildError, BuildWarning, Location
 from site_builder.yamlload import load_yaml
 
 KNOWN_KEYS = {"title", "date", "author", "description", "tags", "draft", "slug", "updated"}
@@ -40,8 +40,11 @@ class SourcePost:
 
 @dataclass(frozen=True)
 class LoadedContent:
+    """The posts that loaded, plus every problem found: one bad file doesn't hide the others."""
+
     posts: tuple[SourcePost, ...]
     warnings: tuple[BuildWarning, ...]
+    errors: tuple[BuildError, ...] = ()
 
 
 def find_post_files(config: SiteConfig) -> list[Path]:
@@ -55,7 +58,7 @@ def find_post_files(config: SiteConfig) -> list[Path]:
 
 
 def load_posts(config: SiteConfig) -> LoadedContent:
-    """Load every post; collect all errors before failing, and check slugs are unique."""
+    """Load every post, collecting all errors (the caller decides when to stop)."""
     posts: list[SourcePost] = []
     warnings: list[BuildWarning] = []
     errors: list[BuildError] = []
@@ -77,9 +80,7 @@ def load_posts(config: SiteConfig) -> LoadedContent:
             continue
         posts.append(post)
     errors.extend(_duplicate_slugs(posts))
-    if errors:
-        raise BuildErrors(errors)
-    return LoadedContent(tuple(posts), tuple(warnings))
+    return LoadedContent(tuple(posts), tuple(warnings), tuple(errors))
 
 
 def split_front_matter(text: str, path: Path) -> tuple[str, str, int]:
@@ -171,7 +172,9 @@ def parse_date(value: Any, config: SiteConfig, path: Path, line: int) -> datetim
             parsed = datetime.combine(datetime.fromisoformat(text).date(), time())
         else:
             parsed = datetime.fromisoformat(text)
-    except ValueError:
+    except ValueError as exc:
+        if re.match(r"\d{4}-\d{2}-\d{2}", text) and "range" in str(exc):
+            raise BuildError(path, line, f"date {text!r} does not exist ({exc})") from None
         raise BuildError(
             path, line, f"invalid date {text!r}: use YYYY-MM-DD or YYYY-MM-DDTHH:MM"
         ) from None

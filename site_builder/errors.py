@@ -39,9 +39,15 @@ class BuildError(Exception):
 class BuildErrors(Exception):
     """Several independent mistakes found in one run: all are reported, not just the first."""
 
-    def __init__(self, errors: list[BuildError]) -> None:
+    def __init__(self, errors: list[BuildError], warnings: tuple[BuildWarning, ...] = ()) -> None:
         super().__init__("\n".join(str(e) for e in errors))
-        self.errors = errors
+        self.errors = sorted(errors, key=_sort_key)
+        self.warnings = warnings
+
+
+def _sort_key(error: BuildError) -> tuple[str, int]:
+    """Report in file order, then line order, so output is stable and easy to follow."""
+    return (str(error.location.path), error.location.line or 0)
 
 
 @dataclass(frozen=True)

@@ -64,9 +64,8 @@ def render_template(env: jinja2.Environment, name: str, **context: Any) -> str:
     try:
         return env.get_template(name).render(**context)
     except jinja2.TemplateSyntaxError as exc:
-        raise BuildError(
-            Path("templates") / (exc.name or name), exc.lineno, exc.message or "syntax error"
-        ) from None
+        where = Path("templates") / (exc.name or name)
+        raise BuildError(where, exc.lineno, f"template syntax error: {exc.message}") from None
     except jinja2.TemplateNotFound as exc:
         raise BuildError(
             Path("templates") / name, None, f"template not found: {exc.name}"

@@ -36,9 +36,18 @@ def load_yaml(text: str, path: Path, line_offset: int = 0) -> Any:
     try:
         return yaml.load(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = (mark.line + 1 + line_offset) if mark is not None else None
-        problem = exc.problem or exc.context or "invalid YAML"
-        raise BuildError(path, line, f"invalid YAML: {problem}") from None
+        # YAML notices a problem where it gives up; the construct it was reading
+        # (an unclosed quote or bracket) started at the context mark, which is
+        # usually where the typo is. Point there and mention the other line.
+        problem_line = exc.problem_mark.line + 1 + line_offset if exc.problem_mark else None
+        context_line = exc.context_mark.line + 1 + line_offset if exc.context_mark else None
+        line = context_line or problem_line
+        last_line = len(text.rstrip().split("\n")) + line_offset
+        if line is not None and line > last_line:  # "end of stream": blame the last line
+            line = last_line
+        message = f"invalid YAML: {exc.problem or exc.context or 'syntax error'}"
+        if exc.context and context_line and problem_line and context_line != problem_line:
+            message += f" ({exc.context} started here; noticed on line {problem_line})"
+        raise BuildError(path, line, message) from None
     except yaml.YAMLError as exc:
         raise BuildError(path, None, f"invalid YAML: {exc}") from None

@@ -23,7 +23,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from site_builder.errors import BuildErrors, BuildWarning, Location
-from site_builder.markdown import code, footnotes, headings, margin, math_ext, tables
+from site_builder.markdown import code, footnotes, headings, images, margin, math_ext, tables
 
 WORDS_PER_MINUTE = 200
 
@@ -35,6 +35,9 @@ class MarkdownContext:
     path: Path | str
     line_offset: int = 0  # file line of the body's first line, minus one
     raw_html: bool = True
+    # Where relative image paths resolve (a post folder), or None when the
+    # document has no files of its own.
+    resource_dir: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,7 @@ def create_parser(raw_html: bool = True) -> MarkdownIt:
     md.use(code.code_plugin)
     md.use(headings.headings_plugin)
     md.use(tables.tables_plugin)
+    md.use(images.images_plugin)
     return md
 
 
