@@ -114,7 +114,7 @@ CASES: list[tuple[str, str, str | bytes, str]] = [
         "template-syntax",
         "templates/index.html",
         "{% block main %}\n{% if %}\n{% endblock %}\n",
-        "templates/index.html:2: template syntax error: Expected an expression, got 'end of statement block'",
+        "templates/index.html:2: template syntax error: Expected an expression",
     ),
     (
         "template-undefined",
