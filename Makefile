@@ -15,6 +15,7 @@ $(STAMP): pyproject.toml
 
 $(TEST_STAMP): $(STAMP) pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet torch==2.13.0 || echo "torch unavailable: reference test will be skipped"
 	touch $@
 
 build: $(STAMP)
@@ -29,6 +30,10 @@ serve: $(STAMP)
 
 check: $(STAMP)
 	$(BIN)/site-builder check
+
+# More hostile input than `make test` runs: FUZZ_EXAMPLES per property.
+fuzz: $(TEST_STAMP)
+	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-20000} $(BIN)/pytest -q tests/test_fuzz.py
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .

