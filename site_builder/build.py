@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
-from site_builder import assets, content, pages
+from site_builder import assets, clock, content, pages
 from site_builder.config import SiteConfig
 from site_builder.errors import BuildError, BuildErrors, BuildWarning
 from site_builder.markdown import MarkdownContext, render
@@ -74,11 +75,17 @@ def write_site(site: Site, out: Path) -> int:
     return page_count
 
 
-def build(config: SiteConfig, out: Path) -> BuildResult:
-    """Build the whole site into ``out``. Raises BuildErrors; ``out`` is untouched on failure."""
+def build(config: SiteConfig, out: Path, now: datetime | None = None) -> BuildResult:
+    """Build the whole site into ``out``. Raises BuildErrors; ``out`` is untouched on failure.
+
+    ``now`` only decides which posts are due (future-dated ones wait unless
+    ``config.drafts``); it defaults to :func:`clock.reference_time`.
+    """
     started = time.perf_counter()
     loaded = content.load_posts(config)
-    posts, errors = render_posts(loaded.posts, config)
+    now = now if now is not None else clock.reference_time()
+    due = clock.due_posts(loaded.posts, now, include_future=config.drafts)
+    posts, errors = render_posts(due, config)
     warnings = list(loaded.warnings)
     for post in posts:
         warnings.extend(post.rendered.warnings)

@@ -14,9 +14,11 @@ from typing import Any
 
 import jinja2
 
+from site_builder import feeds
 from site_builder.errors import BuildError
 from site_builder.markdown.headings import slugify
-from site_builder.model import Site
+from site_builder.meta import page_meta, post_meta
+from site_builder.model import Post, Site
 
 MONTHS = (
     "January",
@@ -80,16 +82,84 @@ def render_template(env: jinja2.Environment, name: str, **context: Any) -> str:
         raise BuildError(where, line, f"template error: {exc}") from None
 
 
+def archive_years(posts: tuple[Post, ...]) -> list[tuple[int, list[Post]]]:
+    """Posts grouped by year (in each post's own time zone), newest year first."""
+    years: dict[int, list[Post]] = {}
+    for post in posts:  # already newest first, so each group is too
+        years.setdefault(post.source.date.year, []).append(post)
+    return sorted(years.items(), reverse=True)
+
+
 def render_pages(site: Site) -> Iterator[tuple[str, str]]:
-    """Yield (site-relative output path, HTML) for every page of the site."""
+    """Yield (site-relative output path, text) for every page and feed of the site."""
     env = make_environment(site)
+    config = site.config
     for post in site.posts:
         older, newer = site.previous_and_next(post)
         yield (
             post.path + "index.html",
             render_template(
-                env, "post.html", post=post, older=older, newer=newer, page_path=post.path
+                env,
+                "post.html",
+                post=post,
+                older=older,
+                newer=newer,
+                page_path=post.path,
+                meta=post_meta(config, post),
             ),
         )
-    yield "index.html", render_template(env, "index.html", posts=site.posts, page_path="")
-    yield "404.html", render_template(env, "404.html", page_path="404.html")
+    yield (
+        "index.html",
+        render_template(
+            env, "index.html", posts=site.posts, page_path="", meta=page_meta(config, "")
+        ),
+    )
+    yield from render_listings(env, site)
+    yield (
+        "404.html",
+        render_template(
+            env,
+            "404.html",
+            page_path="404.html",
+            meta=page_meta(config, "404.html", "Page not found"),
+        ),
+    )
+    yield (
+        "feed.xml",
+        render_template(
+            env,
+            "feed.xml",
+            posts=feeds.feed_posts(site),
+            updated=feeds.newest_update(site.posts),
+            entry_html=feeds.entry_html,
+        ),
+    )
+    yield "sitemap.xml", render_template(env, "sitemap.xml", entries=feeds.sitemap_entries(site))
+    yield "robots.txt", feeds.robots_txt(config)
+
+
+def render_listings(env: jinja2.Environment, site: Site) -> Iterator[tuple[str, str]]:
+    """The ways into the posts besides the home page: one page per tag, all tags, by year."""
+    config = site.config
+    for tag in site.tags:
+        meta = page_meta(config, tag.path, tag.name, f"Posts tagged “{tag.name}”.")
+        yield (
+            tag.path + "index.html",
+            render_template(env, "tag.html", tag=tag, page_path=tag.path, meta=meta),
+        )
+    yield (
+        "tags/index.html",
+        render_template(
+            env, "tags.html", page_path="tags/", meta=page_meta(config, "tags/", "Tags")
+        ),
+    )
+    yield (
+        "archive/index.html",
+        render_template(
+            env,
+            "archive.html",
+            years=archive_years(site.posts),
+            page_path="archive/",
+            meta=page_meta(config, "archive/", "Archive"),
+        ),
+    )

@@ -1,0 +1,66 @@
+"""Data for the machine-readable files: the Atom feed, the sitemap and robots.txt.
+
+Dates come only from front matter, never from the clock, so the feed's bytes
+are the same on every build of the same posts. Everything here is absolute
+(``config.absolute_url``): feed readers and crawlers see these files out of
+the site's context, where a root-relative link means nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from site_builder.config import SiteConfig
+from site_builder.model import Post, Site
+
+FEED_SIZE = 20  # newest posts in the feed: readers keep their own history
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)  # an empty site still needs a fixed <updated>
+
+
+@dataclass(frozen=True)
+class SitemapEntry:
+    url: str
+    lastmod: datetime
+
+
+def post_updated(post: Post) -> datetime:
+    return post.source.updated or post.source.date
+
+
+def newest_update(posts: tuple[Post, ...]) -> datetime:
+    """The feed's ``<updated>``: the latest date or update of any post it lists."""
+    return max((post_updated(p) for p in posts), default=EPOCH)
+
+
+def feed_posts(site: Site) -> tuple[Post, ...]:
+    return site.posts[:FEED_SIZE]
+
+
+def entry_html(post: Post) -> str:
+    """The whole post for ``<content type="html">``: body and notes, as the page shows them."""
+    html = post.rendered.html
+    if post.rendered.notes_html:
+        html += '\n<section class="notes"><h2 id="notes">Notes</h2>\n' + post.rendered.notes_html
+        html += "</section>"
+    return html
+
+
+def sitemap_entries(site: Site) -> list[SitemapEntry]:
+    """Every page a search engine should index (not 404.html), with its last change."""
+    config = site.config
+    newest = newest_update(site.posts)
+    entries = [SitemapEntry(config.absolute_url(""), newest)]
+    entries += [SitemapEntry(config.absolute_url(p.path), post_updated(p)) for p in site.posts]
+    if site.tags:
+        entries.append(SitemapEntry(config.absolute_url("tags/"), newest))
+    entries += [
+        SitemapEntry(config.absolute_url(t.path), newest_update(t.posts)) for t in site.tags
+    ]
+    entries.append(SitemapEntry(config.absolute_url("archive/"), newest))
+    return entries
+
+
+def robots_txt(config: SiteConfig) -> str:
+    """Allow everything and point crawlers at the sitemap's absolute URL."""
+    return f"User-agent: *\nAllow: /\n\nSitemap: {config.absolute_url('sitemap.xml')}\n"

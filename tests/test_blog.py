@@ -1,0 +1,268 @@
+"""The blog around the posts: listings, feed, sitemap, metadata, drafts, base URL, `new`.
+
+Built from ``tests/sites/blog`` (three published posts, a draft and one dated
+in 2999) with this repository's templates and static files.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import xml.etree.ElementTree as ET
+from datetime import UTC, datetime
+from pathlib import Path
+
+import feedparser
+import pytest
+
+from site_builder.build import build
+from site_builder.cli import main
+from site_builder.config import load_config, with_overrides
+from tests.browser import serve_directory
+from tests.crawl import crawl
+
+ROOT = Path(__file__).resolve().parent.parent
+BLOG = Path(__file__).resolve().parent / "sites" / "blog"
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+ATOM = "{http://www.w3.org/2005/Atom}"
+SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+PUBLISHED = ["math-and-notes", "hello-world", "old-notes"]  # newest first
+
+
+def copy_blog(dest: Path) -> Path:
+    """The test blog's content and site.yaml with the real templates and static files."""
+    shutil.copytree(BLOG, dest)
+    for name in ("templates", "static"):
+        shutil.copytree(ROOT / name, dest / name)
+    return dest
+
+
+def build_blog(site: Path, *, base_url: str | None = None, drafts: bool = False) -> Path:
+    config = with_overrides(load_config(site), base_url=base_url, drafts=drafts)
+    build(config, site / "public", now=NOW)
+    return site / "public"
+
+
+@pytest.fixture(scope="module")
+def public(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_blog(copy_blog(tmp_path_factory.mktemp("blog") / "site"))
+
+
+def html_pages(public: Path) -> list[Path]:
+    return sorted(public.rglob("*.html"))
+
+
+def test_pages_exist(public: Path) -> None:
+    for rel in [
+        "index.html",
+        "404.html",
+        ".nojekyll",
+        "tags/index.html",
+        "tags/python/index.html",
+        "tags/meta/index.html",
+        "archive/index.html",
+        "feed.xml",
+        "sitemap.xml",
+        "robots.txt",
+        *(f"posts/{slug}/index.html" for slug in PUBLISHED),
+    ]:
+        assert (public / rel).is_file(), rel
+
+
+def test_index_lists_posts_newest_first(public: Path) -> None:
+    index = (public / "index.html").read_text()
+    positions = [index.index(f'href="/posts/{slug}/"') for slug in PUBLISHED]
+    assert positions == sorted(positions)
+    assert "The first post of the test blog." in index and "min read" in index
+
+
+def test_tag_pages_and_archive(public: Path) -> None:
+    python = (public / "tags/python/index.html").read_text()
+    assert all(f'href="/posts/{slug}/"' in python for slug in PUBLISHED)
+    meta = (public / "tags/meta/index.html").read_text()
+    assert 'href="/posts/hello-world/"' in meta and "old-notes" not in meta
+    overview = (public / "tags/index.html").read_text()
+    assert 'href="/tags/python/"' in overview and 'href="/tags/math/"' in overview
+    archive = (public / "archive/index.html").read_text()
+    assert archive.index('id="year-2025"') < archive.index('id="year-2024"')
+    assert (
+        archive.index("hello-world") < archive.index('id="year-2024"') < archive.index("old-notes")
+    )
+
+
+def test_drafts_and_future_posts_left_out(public: Path) -> None:
+    every_file = "".join(p.read_text() for p in public.rglob("*") if p.suffix in (".html", ".xml"))
+    assert "DRAFT-MARKER" not in every_file and "FUTURE-MARKER" not in every_file
+    assert not (public / "posts/draft-idea").exists()
+    assert not (public / "posts/from-the-future").exists()
+    assert not (public / "tags/later").exists()
+
+
+def test_drafts_flag_includes_them(tmp_path: Path) -> None:
+    public = build_blog(copy_blog(tmp_path / "site"), drafts=True)
+    assert "DRAFT-MARKER" in (public / "posts/draft-idea/index.html").read_text()
+    assert "FUTURE-MARKER" in (public / "posts/from-the-future/index.html").read_text()
+    assert (public / "tags/later/index.html").is_file()
+
+
+def test_future_post_appears_once_due(tmp_path: Path) -> None:
+    site = copy_blog(tmp_path / "site")
+    build(load_config(site), site / "public", now=datetime(2999, 1, 2, tzinfo=UTC))
+    assert (site / "public/posts/from-the-future/index.html").is_file()
+
+
+def test_source_date_epoch_pins_the_reference_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = copy_blog(tmp_path / "site")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(datetime(2025, 5, 1, tzinfo=UTC).timestamp())))
+    build(load_config(site), site / "public")
+    assert (site / "public/posts/hello-world/index.html").is_file()
+    assert not (site / "public/posts/math-and-notes").exists()  # dated 2025-06-01
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "yesterday")
+    assert main(["-C", str(site), "build", "-q"]) == 1
+
+
+def test_builds_are_byte_identical_whatever_the_clock(tmp_path: Path) -> None:
+    site = copy_blog(tmp_path / "site")
+    config = load_config(site)
+    build(config, tmp_path / "a", now=NOW)
+    build(config, tmp_path / "b", now=datetime(2998, 12, 31, tzinfo=UTC))
+    files_a = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*"))
+    files_b = sorted(p.relative_to(tmp_path / "b") for p in (tmp_path / "b").rglob("*"))
+    assert files_a == files_b
+    for rel in files_a:
+        if (tmp_path / "a" / rel).is_file():
+            assert (tmp_path / "a" / rel).read_bytes() == (tmp_path / "b" / rel).read_bytes(), rel
+
+
+def test_feed_parses_cleanly_with_full_content(public: Path) -> None:
+    feed = feedparser.parse((public / "feed.xml").read_bytes())
+    assert not feed.bozo, feed.get("bozo_exception")
+    assert feed.version == "atom10"
+    assert feed.feed.title == "Test Blog"
+    assert feed.feed.link == "https://example.org/"
+    assert feed.feed.updated == "2025-06-01T08:00:00+01:00"
+    assert feed.feed.author == "Ada Lovelace"
+    assert [e.id for e in feed.entries] == [
+        f"https://example.org/posts/{slug}/" for slug in PUBLISHED
+    ]
+    first = feed.entries[0]
+    assert first.title == 'Less < more & "quotes"'
+    assert first.link == "https://example.org/posts/math-and-notes/"
+    html = first.content[0].value
+    assert "<math" in html and "<mfrac>" in html  # MathML survives the escaping
+    # relative links in the content resolve against the post (xml:base)
+    assert 'href="https://example.org/posts/hello-world/#a-heading"' in html
+    assert {t.term for t in first.tags} == {"math", "python"}
+    hello = feed.entries[1]
+    assert hello.published == "2025-03-10T00:00:00+00:00"
+    assert hello.updated == "2025-04-01T09:30:00+01:00"
+
+
+def test_feed_has_valid_atom_structure(public: Path) -> None:
+    root = ET.parse(public / "feed.xml").getroot()
+    assert root.tag == f"{ATOM}feed"
+    for name in ("id", "title", "updated", "author"):
+        assert root.find(f"{ATOM}{name}") is not None, name
+    self_link = root.find(f"{ATOM}link[@rel='self']")
+    assert self_link is not None and self_link.get("href") == "https://example.org/feed.xml"
+    stamp = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(Z|[+-]\d{2}:\d{2})$")
+    entries = root.findall(f"{ATOM}entry")
+    assert len(entries) == 3
+    for entry in entries:
+        for name in ("id", "title", "updated", "published", "content"):
+            element = entry.find(f"{ATOM}{name}")
+            assert element is not None and (element.text or "").strip(), name
+        assert stamp.match(entry.findtext(f"{ATOM}updated") or "")
+        assert entry.find(f"{ATOM}content").get("type") == "html"  # type: ignore[union-attr]
+        assert entry.find(f"{ATOM}link[@rel='alternate']") is not None
+
+
+def test_sitemap_and_robots(public: Path) -> None:
+    root = ET.parse(public / "sitemap.xml").getroot()
+    assert root.tag == f"{SITEMAP}urlset"
+    urls = {u.findtext(f"{SITEMAP}loc"): u.findtext(f"{SITEMAP}lastmod") for u in root}
+    assert urls["https://example.org/posts/hello-world/"] == "2025-04-01T09:30:00+01:00"
+    for url in urls:
+        rel = url.removeprefix("https://example.org/")
+        assert (public / rel / "index.html").is_file(), url
+    assert "https://example.org/404.html" not in urls
+    robots = (public / "robots.txt").read_text()
+    assert "Sitemap: https://example.org/sitemap.xml" in robots.splitlines()
+
+
+def _meta(html: str, key: str) -> str | None:
+    match = re.search(rf'<meta (?:name|property)="{re.escape(key)}" content="([^"]*)">', html)
+    return match.group(1) if match else None
+
+
+def test_every_page_has_social_metadata(public: Path) -> None:
+    for page in html_pages(public):
+        html = page.read_text()
+        rel = page.relative_to(public).as_posix()
+        assert re.search(r"<title>[^<]+</title>", html), rel
+        assert _meta(html, "description"), rel
+        assert '<link rel="canonical" href="https://example.org/' in html, rel
+        assert 'rel="alternate" type="application/atom+xml"' in html, rel
+        for key in ("og:title", "og:description", "og:url", "og:site_name", "og:type"):
+            assert _meta(html, key), (rel, key)
+        assert _meta(html, "twitter:card") == "summary", rel
+        is_post = rel.startswith("posts/")
+        assert _meta(html, "og:type") == ("article" if is_post else "website"), rel
+        assert (_meta(html, "article:published_time") is not None) == is_post, rel
+        assert ("application/ld+json" in html) == is_post, rel
+
+
+def test_json_ld_is_a_safely_escaped_blog_posting(public: Path) -> None:
+    html = (public / "posts/math-and-notes/index.html").read_text()
+    script = re.search(r'<script type="application/ld\+json">(.*?)</script>', html, re.S)
+    assert script
+    raw = script.group(1)
+    assert "<" not in raw and ">" not in raw and "&" not in raw
+    data = json.loads(raw)
+    assert data["@type"] == "BlogPosting"
+    assert data["headline"] == 'Less < more & "quotes"'
+    assert data["author"] == {"@type": "Person", "name": "Ada Lovelace"}
+    assert data["datePublished"] == "2025-06-01T08:00:00+01:00"
+    assert data["dateModified"] == data["datePublished"]
+    assert data["url"] == "https://example.org/posts/math-and-notes/"
+    assert data["description"].startswith("Math, notes & a bundle <file>")
+
+
+def test_base_path_is_followed_everywhere(tmp_path: Path) -> None:
+    public = build_blog(copy_blog(tmp_path / "site"), base_url="https://user.github.io/repo")
+    for page in [*html_pages(public), public / "feed.xml", public / "sitemap.xml"]:
+        text = page.read_text()
+        for ref in re.findall(r'(?:href|src|content)="(/[^"]*)"', text):
+            assert ref.startswith("/repo/"), (page, ref)
+        for ref in re.findall(r"https://user\.github\.io[^\"<\s]*", text):
+            assert ref.startswith("https://user.github.io/repo/"), (page, ref)
+    assert "Sitemap: https://user.github.io/repo/sitemap.xml" in (public / "robots.txt").read_text()
+
+
+def test_crawl_under_a_path_prefix_finds_no_broken_links(tmp_path: Path) -> None:
+    site = copy_blog(tmp_path / "site")
+    with serve_directory(site / "public", prefix="/blog/") as base:
+        build_blog(site, base_url=base)
+        result = crawl([base, base + "feed.xml", base + "sitemap.xml", base + "404.html"])
+    assert not result.broken, "\n".join(result.broken)
+    fetched = set(result.fetched)
+    for slug in PUBLISHED:
+        assert f"{base}posts/{slug}/" in fetched
+    assert f"{base}posts/math-and-notes/diagram.svg" in fetched
+    assert f"{base}static/css/site.css" in fetched
+    assert f"{base}tags/python/" in fetched and f"{base}archive/" in fetched
+
+
+def test_crawl_of_this_repository_site_under_a_path_prefix(tmp_path: Path) -> None:
+    from tests.conftest import copy_site
+
+    site = copy_site(tmp_path / "site")
+    with serve_directory(site / "public", prefix="/blog/") as base:
+        config = with_overrides(load_config(site), base_url=base, drafts=False)
+        build(config, site / "public")
+        result = crawl([base, base + "404.html"])
+    assert not result.broken, "\n".join(result.broken)
+    assert result.pages > 5
