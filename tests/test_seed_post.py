@@ -107,11 +107,9 @@ def words(text: str) -> list[str]:
 
 
 def test_every_seed_word_appears_in_order(text: TextExtractor) -> None:
-    # The seed's figure widget and its readout belong to the figure issue; skip that span.
-    seed = SEED.split("entropy —")[0] + SEED.split("Tokens after the query are masked.")[1]
     page_words = words("".join(text.all))
     position = 0
-    for word in words(seed):
+    for word in words(SEED):
         try:
             position = page_words.index(word, position) + 1
         except ValueError:

@@ -24,6 +24,7 @@ from markdown_it.token import Token
 
 from site_builder.errors import BuildErrors, BuildWarning, Location
 from site_builder.markdown import code, footnotes, headings, images, margin, math_ext, tables
+from site_builder.markdown.figures import figures_plugin
 
 WORDS_PER_MINUTE = 200
 
@@ -78,6 +79,7 @@ def create_parser(raw_html: bool = True) -> MarkdownIt:
     md.use(headings.headings_plugin)
     md.use(tables.tables_plugin)
     md.use(images.images_plugin)
+    md.use(figures_plugin)
     return md
 
 
