@@ -7,6 +7,7 @@ file-system order; tags, prev/next links and citations are derived here.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from site_builder.citation import Citation, make_citation
 from site_builder.config import SiteConfig
@@ -54,10 +55,15 @@ class Site:
 
     def previous_and_next(self, post: Post) -> tuple[Post | None, Post | None]:
         """(older, newer) neighbours of a post in date order."""
-        index = self.posts.index(post)
+        index = self._positions[post.slug]
         older = self.posts[index + 1] if index + 1 < len(self.posts) else None
         newer = self.posts[index - 1] if index > 0 else None
         return older, newer
+
+    @cached_property
+    def _positions(self) -> dict[str, int]:
+        # Slugs are unique (checked when loading), so this is a total index.
+        return {post.slug: index for index, post in enumerate(self.posts)}
 
 
 def make_post(source: SourcePost, rendered: Rendered, config: SiteConfig) -> Post:

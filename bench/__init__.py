@@ -1,0 +1,1 @@
+"""Benchmark tooling: a deterministic corpus generator and the `make bench` harness."""

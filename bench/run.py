@@ -1,0 +1,163 @@
+"""`make bench`: build a generated corpus and print a table of timings and memory.
+
+Every scenario runs the real CLI in a subprocess (so start-up counts) and is
+repeated; the table shows medians. Peak memory is the largest process's
+maximum RSS (the build or one of its workers). The floor, the same Markdown
+through the bare libraries, is measured in the same run and the build is
+reported as a ratio to it, because this machine is noisy (±25%).
+
+    python -m bench.run [--posts 1000] [--large 5000] [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from bench import floor
+from bench.corpus import make_corpus, post
+
+MEASURE = """
+import json, resource, subprocess, sys, time
+started = time.perf_counter()
+done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)
+seconds = time.perf_counter() - started
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+print(json.dumps({"seconds": seconds, "peak_mb": peak, "status": done.returncode}))
+"""
+
+
+def timed_build(site: Path, *extra: str) -> dict[str, float]:
+    """Run one build in a fresh process; wall seconds and peak RSS of the largest process."""
+    command = [
+        sys.executable,
+        "-c",
+        MEASURE,
+        sys.executable,
+        "-m",
+        "site_builder",
+        "-C",
+        str(site),
+        "build",
+        "--quiet",
+        *extra,
+    ]
+    result = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
+    if result["status"] != 0:
+        raise SystemExit(f"build failed in {site}")
+    return result
+
+
+def median_of(runs: int, prepare: Callable[[], None], site: Path) -> dict[str, float]:
+    samples = []
+    for _ in range(runs):
+        prepare()
+        samples.append(timed_build(site))
+    return {
+        "seconds": statistics.median(s["seconds"] for s in samples),
+        "peak_mb": max(s["peak_mb"] for s in samples),
+    }
+
+
+def scenarios(site: Path, runs: int) -> dict[str, dict[str, float]]:
+    posts_dir = site / "content" / "posts"
+    victim = posts_dir / "post-00007.md"
+    original = victim.read_text(encoding="utf-8")
+    template = site / "templates" / "post.html"
+    template_text = template.read_text(encoding="utf-8")
+    counter = iter(range(10**6))
+
+    def cold() -> None:
+        shutil.rmtree(site / "public", ignore_errors=True)
+        shutil.rmtree(site / ".cache", ignore_errors=True)
+
+    def edit() -> None:
+        victim.write_text(original + f"\nAn edit, number {next(counter)}.\n", encoding="utf-8")
+
+    def add() -> None:
+        for stale in posts_dir.glob("added-*.md"):
+            stale.unlink()
+        timed_build(site)  # settle back to the unchanged corpus, not timed
+        (posts_dir / f"added-{next(counter)}.md").write_text(post(999_999), encoding="utf-8")
+
+    def template_change() -> None:
+        template.write_text(template_text + f"{{# change {next(counter)} #}}\n", encoding="utf-8")
+
+    results = {"cold build": median_of(runs, cold, site)}
+    timed_build(site)
+    results["no-op rebuild"] = median_of(runs, lambda: None, site)
+    results["one-post edit"] = median_of(runs, edit, site)
+    results["add a post"] = median_of(runs, add, site)
+    results["template change"] = median_of(runs, template_change, site)
+    victim.write_text(original, encoding="utf-8")
+    template.write_text(template_text, encoding="utf-8")
+    for stale in posts_dir.glob("added-*.md"):
+        stale.unlink()
+    return results
+
+
+def table(n: int, results: dict[str, dict[str, float]], floor_2: float) -> str:
+    lines = [
+        f"{'scenario':<18} {'wall s':>8} {'ms/post':>8} {'peak MB':>8} {'vs floor(2)':>12}",
+        "-" * 58,
+    ]
+    for name, r in results.items():
+        lines.append(
+            f"{name:<18} {r['seconds']:>8.2f} {1000 * r['seconds'] / n:>8.2f} "
+            f"{r['peak_mb']:>8.0f} {r['seconds'] / floor_2:>11.2f}x"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--posts", type=int, default=int(os.environ.get("BENCH_POSTS", 1000)))
+    parser.add_argument(
+        "--large",
+        type=int,
+        default=int(os.environ.get("BENCH_LARGE", 5000)),
+        help="corpus size for the memory and linearity check (0 to skip)",
+    )
+    parser.add_argument("--runs", type=int, default=int(os.environ.get("BENCH_RUNS", 3)))
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="site-bench-") as tmp:
+        site = make_corpus(Path(tmp) / "site", args.posts)
+        files = sorted((site / "content" / "posts").glob("*.md"))
+        floor_1 = statistics.median(floor.run(files, 1) for _ in range(args.runs))
+        floor_2 = statistics.median(floor.run(files, 2) for _ in range(args.runs))
+        print(f"corpus: {args.posts} posts, {os.cpu_count()} cores, {args.runs} runs each (median)")
+        print(
+            f"floor: 1 process {floor_1:.2f} s, 2 processes {floor_2:.2f} s "
+            "(markdown-it + latex2mathml + Pygments + PyYAML, no templates, no writes)\n"
+        )
+        results = scenarios(site, args.runs)
+        print(table(args.posts, results, floor_2))
+        cold = results["cold build"]
+        print(f"\ncold build / 2-process floor: {cold['seconds'] / floor_2:.2f} (target <= 1.1)")
+        for name in ("no-op rebuild", "one-post edit"):
+            print(f"{name}: {results[name]['seconds']:.2f} s (target <= 0.3 s)")
+
+        if args.large:
+            big = make_corpus(Path(tmp) / "large", args.large)
+            shutil.rmtree(site)
+            large = timed_build(big)
+            ratio = large["seconds"] / cold["seconds"]
+            print(
+                f"\n{args.large} posts cold: {large['seconds']:.2f} s, "
+                f"peak {large['peak_mb']:.0f} MB (target <= 150 MB); "
+                f"{ratio:.2f}x the {args.posts}-post time "
+                f"(target <= {1.1 * args.large / args.posts:.1f}x)"
+            )
+
+
+if __name__ == "__main__":
+    main()
