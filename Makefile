@@ -31,6 +31,10 @@ serve: $(STAMP)
 check: $(STAMP)
 	$(BIN)/site-builder check
 
+# Timings on a generated corpus: BENCH_POSTS (1000), BENCH_LARGE (5000), BENCH_RUNS (3).
+bench: $(STAMP)
+	$(BIN)/python -m bench.run
+
 # More hostile input than `make test` runs: FUZZ_EXAMPLES per property.
 fuzz: $(TEST_STAMP)
 	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-20000} $(BIN)/pytest -q tests/test_fuzz.py
