@@ -1,19 +1,25 @@
-"""Stage 5: static assets. Copies ``static/`` and generates the code-highlighting CSS.
+"""Stage 5: static assets. Copies ``static/``; generates the code CSS and the math font.
 
 The Pygments CSS is generated rather than checked in so it always matches the
-Pygments version that produced the class names in the HTML.
+Pygments version that produced the class names in the HTML. The math font is
+generated because it depends on the content: it holds only the characters the
+site's formulas use (see ``fonts.py``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from pygments.formatters import HtmlFormatter
 
+from site_builder import fonts
 from site_builder.writer import Stage
 
 LIGHT_STYLE = "default"
 DARK_STYLE = "github-dark"
+MATH_FONT = "static/fonts/math.woff2"
+FONTS_CSS = "static/css/fonts.css"
 
 
 def pygments_css() -> str:
@@ -39,7 +45,20 @@ def static_files(root: Path) -> list[tuple[str, Path]]:
     ]
 
 
-def write_assets(root: Path, stage: Stage) -> None:
+def write_math_font(root: Path, stage: Stage, math_chars: frozenset[str]) -> None:
+    """Subset the math font to ``math_chars`` and write it with its ``@font-face`` stylesheet."""
+    source = fonts.find_font(root)
+    url = None
+    if source is not None and math_chars:
+        stage.write(MATH_FONT, fonts.subset_woff2(source, math_chars))
+        # Relative to fonts.css, so it works under any base path.
+        url = "../fonts/" + MATH_FONT.rsplit("/", 1)[1]
+    stage.write(FONTS_CSS, fonts.font_face_css(url))
+
+
+def write_assets(root: Path, stage: Stage, math_html: Iterable[str] = ()) -> None:
+    """Copy ``static/`` and write the generated CSS and font; ``math_html``: every post's HTML."""
     for rel, source in static_files(root):
         stage.copy(rel, source)
     stage.write("static/css/code.css", pygments_css())
+    write_math_font(root, stage, fonts.math_characters(math_html))

@@ -70,7 +70,9 @@ def write_site(site: Site, out: Path) -> int:
                 for file in sorted(bundle.rglob("*")):
                     if file.is_file() and file.name != "index.md":
                         stage.copy(post.path + file.relative_to(bundle).as_posix(), file)
-        assets.write_assets(site.config.root, stage)
+        # The math font is subset to the characters of every post's formulas.
+        math_html = [post.rendered.html + post.rendered.notes_html for post in site.posts]
+        assets.write_assets(site.config.root, stage, math_html)
         stage.write(".nojekyll", "")
     return page_count
 

@@ -1,0 +1,130 @@
+"""The math font: Latin Modern Math, cut down to the characters the site's MathML uses.
+
+Browsers need an OpenType MATH table to stretch ``\\left(`` around a fraction
+and to draw a display-size ``\\sum``; system fonts rarely have one. The full
+font is 730 KB, while a blog uses a few dozen characters, so each build
+subsets it with fontTools. The subset keeps the MATH table together with the
+size variants and assembly parts of every kept glyph (fontTools closes the
+glyph set over MATH and GSUB), so stretchy delimiters, radicals and large
+operators keep working.
+
+Builds must be byte-identical: fontTools would stamp ``head.modified`` with the
+current time, so timestamps are kept from the source font.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+from pathlib import Path
+
+FONT_FILE = "latinmodern-math.otf"
+FAMILY = "Latin Modern Math"
+# GUST Font License asks that modified versions be renamed: the subset is.
+SUBSET_NAME = "Latin Modern Math Subset"
+
+_MATH = re.compile(r"<math\b.*?</math>", re.DOTALL)
+_ANNOTATION = re.compile(r"<annotation\b.*?</annotation>", re.DOTALL)
+_TAG = re.compile(r"<[^>]*>")
+
+
+def math_characters(documents: Iterable[str]) -> frozenset[str]:
+    """Every character a browser may draw with the math font, over all ``<math>`` in ``documents``.
+
+    Single-letter ``<mi>`` are shown in mathematical italic (U+1D44E...), a
+    different code point than the letter in the source, so both are kept.
+    """
+    chars: set[str] = set()
+    for document in documents:
+        for formula in _MATH.findall(document):
+            text = html.unescape(_TAG.sub("", _ANNOTATION.sub("", formula)))
+            chars.update(text)
+            if "<msqrt" in formula or "<mroot" in formula:
+                chars.add("\u221a")  # the radical sign is drawn from the font, not the text
+    chars.update(filter(None, (italic(char) for char in list(chars))))
+    chars.discard("\n")
+    return frozenset(chars)
+
+
+def italic(char: str) -> str | None:
+    """The code point of ``char`` under CSS ``text-transform: math-auto`` (what ``<mi>x`` shows)."""
+    special = {"h": "\u210e", "\u0131": "\U0001d6a4", "\u0237": "\U0001d6a5"}
+    if char in special:
+        return special[char]
+    code = ord(char)
+    if 0x41 <= code <= 0x5A:
+        return chr(0x1D434 + code - 0x41)
+    if 0x61 <= code <= 0x7A:
+        return chr(0x1D44E + code - 0x61)
+    if 0x391 <= code <= 0x3A9 and code != 0x3A2:
+        return chr(0x1D6E2 + code - 0x391)
+    if 0x3B1 <= code <= 0x3C9:
+        return chr(0x1D6FC + code - 0x3B1)
+    greek = "\u2207\u2202\u03f5\u03d1\u03f0\u03d5\u03f1\u03d6"  # nabla, partial, variants
+    if char in greek:
+        return chr(0x1D6FB if char == "\u2207" else 0x1D715 + greek.index(char) - 1)
+    return None
+
+
+def find_font(root: Path) -> Path | None:
+    """The site's own ``fonts/`` first, then the copy shipped beside this package."""
+    for directory in (root / "fonts", Path(__file__).resolve().parent.parent / "fonts"):
+        if (directory / FONT_FILE).is_file():
+            return directory / FONT_FILE
+    return None
+
+
+@lru_cache(maxsize=8)
+def subset_woff2(source: Path, chars: frozenset[str]) -> bytes:
+    """WOFF2 bytes of ``source`` cut down to ``chars``; cached since ``serve`` rebuilds often."""
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    options = subset.Options()
+    options.layout_features = ["*"]  # ssty (script-size) and friends, used by the browser
+    options.name_IDs = [0, 1, 2, 3, 4, 6, 13, 14]  # copyright and licence stay with the font
+    options.hinting = False  # browsers do not hint CFF math on screen
+    options.desubroutinize = True  # WOFF2's brotli compresses the plain charstrings better
+    options.notdef_outline = True
+    options.drop_tables += ["FFTM"]  # FontForge's timestamps: unused, and fontTools warns
+    options.flavor = "woff2"
+    font = TTFont(source, recalcTimestamp=False, lazy=False)
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(unicodes=sorted(ord(char) for char in chars))
+    subsetter.subset(font)
+    _rename(font)
+    out = io.BytesIO()
+    font.flavor = "woff2"
+    font.save(out)
+    return out.getvalue()
+
+
+def _rename(font: object) -> None:
+    """Give the subset its own name (nameIDs 1, 3, 4, 6), as the GUST Font License requests."""
+    names = font["name"]  # type: ignore[index]
+    postscript = SUBSET_NAME.replace(" ", "") + "-Regular"
+    for record in names.names:
+        if record.nameID in (1, 4):
+            record.string = SUBSET_NAME if record.nameID == 1 else f"{SUBSET_NAME} Regular"
+        elif record.nameID == 3:
+            record.string = f"{postscript};site_builder"
+        elif record.nameID == 6:
+            record.string = postscript
+    font["CFF "].cff.fontNames = [postscript]  # type: ignore[index]
+
+
+def font_face_css(font_url: str | None) -> str:
+    """The ``@font-face`` rule; without a font (no math, no font file) the family falls back."""
+    if font_url is None:
+        return "/* No math on this site, or no math font found: no @font-face. */\n"
+    return (
+        f"/* {FAMILY} (GUST Font License), subset to the characters this site uses. */\n"
+        "@font-face {\n"
+        f'  font-family: "{FAMILY}";\n'
+        f'  src: url("{font_url}") format("woff2");\n'
+        "  font-display: swap;\n"
+        "}\n"
+    )
