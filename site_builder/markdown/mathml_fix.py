@@ -128,6 +128,7 @@ def fix_operator_names(root: ET.Element, display: bool) -> None:
                 continue
             if child.tag in TO_LIMITS and display and name.text in LIMITS:
                 child.tag = TO_LIMITS[child.tag]
+            _space_before_name(parent, child)
             _insert_function_application(parent, child)
 
 
@@ -178,6 +179,19 @@ def _merge_complex_operatorname(parent: ET.Element) -> None:
             parent.remove(target)
 
 
+def _space_before_name(parent: ET.Element, name: ET.Element) -> None:
+    """TeX puts a thin space between an operand and a following operator name (``x \\log y``)."""
+    children = list(parent)
+    index = children.index(name)
+    if index == 0:
+        return
+    before = children[index - 1]
+    operand = before.tag not in ("mo", "mspace") and not _is_operator_slot(before)
+    closing = before.tag == "mo" and (before.text or "") in CLOSING and before.text != "|"
+    if operand or closing:
+        parent.insert(index, ET.Element("mspace", width=THIN_SPACE))
+
+
 def _insert_function_application(parent: ET.Element, name: ET.Element) -> None:
     """Insert U+2061 after ``name``; thin space unless an opening fence or operator follows."""
     children = list(parent)
@@ -224,8 +238,15 @@ def _is_operator_slot(previous: ET.Element | None) -> bool:
 
 
 def fix_fences(root: ET.Element) -> None:
-    """``\\left(`` ... ``\\right)`` grow symmetrically around the axis, as TeX's do."""
+    """``\\left(`` ... ``\\right)`` grow symmetrically around the axis, as TeX's do.
+
+    A plain ``|`` is an ordinary symbol in TeX; as an ``<mo>`` in the middle of
+    a row the browser would space it like a relation (``|x |``).
+    """
     for element in root.iter("mo"):
+        if element.text in ("|", "\u2016") and element.get("stretchy") == "false":
+            element.set("lspace", "0")
+            element.set("rspace", "0")
         if element.get("fence") == "true" and element.get("stretchy") == "true":
             element.set("symmetric", "true")
 
