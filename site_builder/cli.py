@@ -13,8 +13,11 @@ from pathlib import Path
 
 from site_builder import __version__
 from site_builder.build import BuildResult, build
+from site_builder.check import check_site
 from site_builder.config import SiteConfig, load_config, with_overrides
 from site_builder.errors import BuildError, BuildErrors
+from site_builder.new import new_post
+from site_builder.serve import serve
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -31,6 +34,21 @@ def _parser() -> argparse.ArgumentParser:
 
     build_cmd = commands.add_parser("build", help="build the site into public/")
     _add_build_options(build_cmd)
+
+    check_cmd = commands.add_parser("check", help="build, then check links, anchors, HTML, feed")
+    _add_build_options(check_cmd)
+    check_cmd.add_argument("--no-build", action="store_true", help="check the existing output")
+
+    serve_cmd = commands.add_parser("serve", help="build, serve, rebuild on change, reload pages")
+    serve_cmd.add_argument("--port", type=int, default=8000, help="default: 8000")
+    serve_cmd.add_argument("--host", default="127.0.0.1", help="default: 127.0.0.1")
+    serve_cmd.add_argument(
+        "--out", type=Path, default=None, help="output directory (default: public)"
+    )
+    serve_cmd.add_argument("--drafts", action="store_true", help="include drafts and future posts")
+
+    new_cmd = commands.add_parser("new", help="start a post: content/posts/<slug>.md")
+    new_cmd.add_argument("title", help='the post\'s title, e.g. "My title"')
     return parser
 
 
@@ -63,11 +81,43 @@ def run_build(args: argparse.Namespace) -> BuildResult:
     return result
 
 
+def run_check(args: argparse.Namespace) -> int:
+    """Build (unless --no-build), then check the output; problems make the exit status 1."""
+    config = load(args)
+    out = args.out if args.out is not None else config.root / "public"
+    if not args.no_build:
+        run_build(args)
+    report = check_site(out, config)
+    for problem in report.problems:
+        print(problem)
+    print(report.summary(), file=sys.stderr if report.problems else sys.stdout)
+    return 1 if report.problems else 0
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    config = load_config(args.root.resolve())
+    out = args.out if args.out is not None else config.root / "public"
+    return serve(config, out, args.host, args.port, args.drafts)
+
+
+def run_new(args: argparse.Namespace) -> int:
+    config = load_config(args.root.resolve())
+    path = new_post(config, args.title)
+    print(f"Created {path.relative_to(config.root)}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         if args.command == "build":
             run_build(args)
+        elif args.command == "check":
+            return run_check(args)
+        elif args.command == "serve":
+            return run_serve(args)
+        elif args.command == "new":
+            return run_new(args)
     except BuildErrors as exc:
         for warning in exc.warnings:
             print(warning, file=sys.stderr)

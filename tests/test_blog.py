@@ -266,3 +266,36 @@ def test_crawl_of_this_repository_site_under_a_path_prefix(tmp_path: Path) -> No
         result = crawl([base, base + "404.html"])
     assert not result.broken, "\n".join(result.broken)
     assert result.pages > 5
+
+
+def test_new_creates_a_post_that_builds(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    site = copy_blog(tmp_path / "site")
+    assert main(["-C", str(site), "new", 'My "first": title & more']) == 0
+    path = site / "content/posts/my-first-title-more.md"
+    assert "Created content/posts/my-first-title-more.md" in capsys.readouterr().out
+    text = path.read_text()
+    assert text.startswith('---\ntitle: "My \\"first\\": title & more"\ndate: ')
+    assert 'description: ""\ntags: []\n---\n' in text
+    assert main(["-C", str(site), "build", "-q"]) == 0
+    page = (site / "public/posts/my-first-title-more/index.html").read_text()
+    assert "My &#34;first&#34;: title &amp; more" in page
+
+
+def test_new_uses_today_in_the_site_time_zone(tmp_path: Path) -> None:
+    from site_builder.new import new_post
+
+    site = copy_blog(tmp_path / "site")  # timezone: Europe/London (UTC+1 in summer)
+    late = datetime(2025, 7, 1, 23, 30, tzinfo=UTC)
+    path = new_post(load_config(site), "Late night", now=late)
+    assert "date: 2025-07-02\n" in path.read_text()
+
+
+def test_new_refuses_to_overwrite(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    site = copy_blog(tmp_path / "site")
+    before = (site / "content/posts/old-notes.md").read_text()
+    assert main(["-C", str(site), "new", "Old notes"]) == 1
+    err = capsys.readouterr().err
+    assert "content/posts/old-notes.md: already exists" in err and "Traceback" not in err
+    assert (site / "content/posts/old-notes.md").read_text() == before
+    assert main(["-C", str(site), "new", "Math and notes"]) == 1  # a bundle with that slug
+    assert "content/posts/math-and-notes/index.md: already exists" in capsys.readouterr().err

@@ -1,0 +1,52 @@
+"""``site-builder new "Title"``: start a post with valid front matter and today's date.
+
+The date is "today" in the site's time zone (``site.yaml``), not the
+machine's, so a post started late in the evening is not dated tomorrow; the
+same clock as the build's (``SOURCE_DATE_EPOCH`` pins it), so it is due at once.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+
+from site_builder.clock import reference_time
+from site_builder.config import SiteConfig
+from site_builder.errors import BuildError
+from site_builder.markdown.headings import slugify
+
+
+def post_text(title: str, today: str) -> str:
+    """Front matter plus a first line. JSON strings are YAML, so any title is quoted safely."""
+    return (
+        "---\n"
+        f"title: {json.dumps(title, ensure_ascii=False)}\n"
+        f"date: {today}\n"
+        'description: ""\n'
+        "tags: []\n"
+        "---\n\n"
+        "Write here.\n"
+    )
+
+
+def new_post(config: SiteConfig, title: str, now: datetime | None = None) -> Path:
+    """Create ``content/posts/<slug>.md``; refuse to overwrite a post with the same slug."""
+    title = title.strip()
+    if not title:
+        raise BuildError("new", None, "the title must not be empty")
+    slug = slugify(title)
+    posts = config.root / "content" / "posts"
+    path = posts / f"{slug}.md"
+    for existing in (path, posts / slug / "index.md"):
+        if existing.exists():
+            raise BuildError(
+                existing.relative_to(config.root),
+                None,
+                "already exists; choose another title or edit that file",
+            )
+    today = (now or reference_time()).astimezone(config.tz).date().isoformat()
+    posts.mkdir(parents=True, exist_ok=True)
+    with path.open("x", encoding="utf-8") as file:  # "x": never clobber, even in a race
+        file.write(post_text(title, today))
+    return path

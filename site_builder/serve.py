@@ -1,0 +1,269 @@
+"""``site-builder serve``: build, serve ``public/``, rebuild on change, reload open pages.
+
+Three kinds of thread share one :class:`LiveState`: the watchers (watchfiles)
+ask for a rebuild, the builder runs one build at a time and publishes the
+outcome, and each open page listens on ``/__reload`` (Server-Sent Events) and
+reloads, or shows the build error, when a new outcome is published.
+
+The reload script is injected into HTML responses as they are served; the
+files in ``public/`` never contain it, so what is served here is what deploys.
+The writer swaps the output directory atomically, so every request resolves
+its file from the output *path* anew; a request landing in the instant between
+the two renames waits briefly instead of failing.
+"""
+
+from __future__ import annotations
+
+import html
+import http.server
+import json
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import watchfiles
+
+from site_builder.build import build
+from site_builder.config import SiteConfig, load_config, with_overrides
+from site_builder.errors import BuildError, BuildErrors
+
+RELOAD_PATH = "/__reload"
+OVERLAY_ID = "__site_builder_error"
+RELOAD_SCRIPT = f"""<script>/* injected by site-builder serve; not in public/ */
+(() => {{
+  let first = null;
+  const show = (message) => {{
+    let box = document.getElementById("{OVERLAY_ID}");
+    if (!box) {{
+      box = document.createElement("pre");
+      box.id = "{OVERLAY_ID}";
+      box.setAttribute("role", "alert");
+      box.style.cssText = "position:fixed;inset:auto 0 0 0;max-height:60vh;overflow:auto;" +
+        "margin:0;padding:1rem 1.25rem;background:#3b0d0d;color:#ffe9e9;z-index:2147483647;" +
+        "font:14px/1.45 ui-monospace,monospace;white-space:pre-wrap;border-top:4px solid #e5484d";
+      document.body.append(box);
+    }}
+    box.textContent = "Build failed; fix the file and this page reloads.\\n\\n" + message;
+  }};
+  const events = new EventSource("{RELOAD_PATH}");
+  events.addEventListener("build", (event) => {{
+    const state = JSON.parse(event.data);
+    if (first === null) first = state.generation;
+    if (state.error) show(state.error);
+    else if (state.generation !== first) location.reload();
+  }});
+}})();
+</script>
+"""
+
+
+class LiveState:
+    """The latest build's outcome; handlers wait on it for the next one."""
+
+    def __init__(self) -> None:
+        self.changed = threading.Condition()
+        self.generation = 0
+        self.error: str | None = None
+        self.closing = False
+
+    def publish(self, error: str | None) -> None:
+        with self.changed:
+            self.generation += 1
+            self.error = error
+            self.changed.notify_all()
+
+    def wait(self, seen: int | None, timeout: float) -> tuple[int, str | None]:
+        """Block until a build newer than ``seen`` is published (or ``timeout`` passes)."""
+        with self.changed:
+            self.changed.wait_for(lambda: self.generation != seen or self.closing, timeout)
+            return self.generation, self.error
+
+    def close(self) -> None:
+        with self.changed:
+            self.closing = True
+            self.changed.notify_all()
+
+
+def inject(html: bytes) -> bytes:
+    """Put the reload script before the last ``</body>`` (or at the end of a fragment)."""
+    script = RELOAD_SCRIPT.encode("utf-8")
+    index = html.lower().rfind(b"</body>")
+    return html + script if index < 0 else html[:index] + script + html[index:]
+
+
+def error_page(message: str) -> bytes:
+    """Shown when there is no successful build to serve at all; the script keeps it live."""
+    body = (
+        "<!doctype html><meta charset=utf-8><title>Build failed</title>"
+        f"<body><pre>{html.escape(message) or 'Nothing built yet.'}</pre></body>"
+    )
+    return body.encode("utf-8")
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    """Static files from the output path, plus HTML with the reload script, plus ``/__reload``."""
+
+    state: LiveState
+    out: Path
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, directory=str(self.out), **kwargs)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass  # the terminal is for build results and errors
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+    def do_GET(self) -> None:
+        if self.path.split("?", 1)[0] == RELOAD_PATH:
+            self._events()
+            return
+        self._wait_for_output()
+        target = Path(self.translate_path(self.path))
+        if target.is_dir() and self.path.split("?", 1)[0].endswith("/"):
+            target = target / "index.html"
+        if target.suffix == ".html" and target.is_file():
+            self._send_html(200, target.read_bytes())
+        elif target.exists():
+            super().do_GET()
+        elif (self.out / "404.html").is_file():
+            self._send_html(404, (self.out / "404.html").read_bytes())
+        else:
+            self._send_html(500 if self.state.error else 404, error_page(self.state.error or ""))
+
+    def _wait_for_output(self) -> None:
+        """Between the writer's two renames the output path is briefly missing."""
+        deadline = time.monotonic() + 2.0
+        while not self.out.exists() and time.monotonic() < deadline and self.state.generation:
+            time.sleep(0.02)
+
+    def _send_html(self, status: int, html: bytes) -> None:
+        body = inject(html)
+        self.send_response(status)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _events(self) -> None:
+        """Server-Sent Events: the current build at once, then each new one; pings keep it open."""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        seen: int | None = None
+        try:
+            self.wfile.write(b"retry: 500\n\n")
+            while not self.state.closing:
+                generation, error = self.state.wait(seen, timeout=10)
+                if generation != seen:
+                    data = json.dumps({"generation": generation, "error": error})
+                    self.wfile.write(f"event: build\ndata: {data}\n\n".encode())
+                    seen = generation
+                else:
+                    self.wfile.write(b": ping\n\n")
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+
+def build_once(root: Path, out: Path, base_url: str, drafts: bool) -> str | None:
+    """One build; problems are printed as ``path:line: message`` and returned for the browser."""
+    started = time.perf_counter()
+    try:
+        config = with_overrides(load_config(root), base_url=base_url, drafts=drafts)
+        result = build(config, out)
+    except (BuildError, BuildErrors) as exc:
+        errors = exc.errors if isinstance(exc, BuildErrors) else [exc]
+        message = "\n".join(str(error) for error in errors)
+        print(message, file=sys.stderr, flush=True)
+        return message
+    except Exception as exc:  # a bug must not take the server down with it
+        message = f"internal error: {type(exc).__name__}: {exc}"
+        print(message, file=sys.stderr, flush=True)
+        return message
+    for warning in result.warnings:
+        print(warning, file=sys.stderr)
+    seconds = time.perf_counter() - started
+    print(f"Built {result.pages} pages ({result.posts} posts) in {seconds:.2f} s", flush=True)
+    return None
+
+
+def watch(
+    root: Path, on_change: Callable[[str], None], stop: threading.Event
+) -> list[threading.Thread]:
+    """Watch content/, templates/, static/ (recursively) and site.yaml; call ``on_change``."""
+
+    def loop(
+        paths: list[Path], recursive: bool, keep: Callable[[watchfiles.Change, str], bool]
+    ) -> None:
+        for changes in watchfiles.watch(
+            *paths,
+            watch_filter=keep,
+            recursive=recursive,
+            stop_event=stop,
+            debounce=150,
+            raise_interrupt=False,
+        ):
+            names = sorted({Path(path).relative_to(root).as_posix() for _, path in changes})
+            on_change(", ".join(names))
+
+    dirs = [root / name for name in ("content", "templates", "static") if (root / name).is_dir()]
+    plans: list[tuple[list[Path], bool, Callable[[watchfiles.Change, str], bool]]] = [
+        ([root], False, lambda _change, path: Path(path).name == "site.yaml"),
+    ]
+    if dirs:
+        plans.append((dirs, True, watchfiles.DefaultFilter()))
+    threads = [threading.Thread(target=loop, args=plan, daemon=True) for plan in plans]
+    for thread in threads:
+        thread.start()
+    return threads
+
+
+def serve(config: SiteConfig, out: Path, host: str, port: int, drafts: bool) -> int:
+    """Run until Ctrl-C. ``config`` is only the starting point: site.yaml is re-read per build."""
+    root = config.root
+    state = LiveState()
+    handler = type("BoundHandler", (Handler,), {"state": state, "out": out.resolve()})
+    server = http.server.ThreadingHTTPServer((host, port), handler)
+    server.daemon_threads = True
+    shown_host = "127.0.0.1" if host in ("", "0.0.0.0", "::") else host
+    base_url = f"http://{shown_host}:{server.server_address[1]}/"
+    stop = threading.Event()
+    wanted = threading.Event()
+
+    def builder() -> None:
+        while not stop.is_set():
+            if wanted.wait(timeout=0.2) and not stop.is_set():
+                wanted.clear()
+                state.publish(build_once(root, out, base_url, drafts))
+
+    def changed(names: str) -> None:
+        print(f"Changed: {names}", flush=True)
+        wanted.set()
+
+    def terminate(_signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, terminate)
+    state.publish(build_once(root, out, base_url, drafts))
+    threads = [threading.Thread(target=builder, daemon=True), *watch(root, changed, stop)]
+    threads[0].start()
+    print(f"Serving {base_url} (Ctrl-C to stop)", flush=True)
+    try:
+        server.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop.set()
+        state.close()
+        server.server_close()
+        for thread in threads:
+            thread.join(timeout=2)
+    print("Stopped.", flush=True)
+    return 0
