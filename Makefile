@@ -4,6 +4,9 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
+# `make build BASE_URL=https://user.github.io/repo/` overrides site.yaml's base_url.
+BASE_URL ?=
+BUILD_FLAGS := $(if $(BASE_URL),--base-url $(BASE_URL))
 
 .PHONY: build test serve check bench fuzz lint clean
 
@@ -19,7 +22,7 @@ $(TEST_STAMP): $(STAMP) pyproject.toml
 	touch $@
 
 build: $(STAMP)
-	$(BIN)/site-builder build
+	$(BIN)/site-builder build $(BUILD_FLAGS)
 
 test: $(TEST_STAMP)
 	$(BIN)/ruff check .
@@ -29,7 +32,7 @@ serve: $(STAMP)
 	$(BIN)/site-builder serve
 
 check: $(STAMP)
-	$(BIN)/site-builder check
+	$(BIN)/site-builder check $(BUILD_FLAGS)
 
 # Timings on a generated corpus: BENCH_POSTS (1000), BENCH_LARGE (5000), BENCH_RUNS (3).
 bench: $(STAMP)

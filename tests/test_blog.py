@@ -12,6 +12,7 @@ import shutil
 import xml.etree.ElementTree as ET
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import feedparser
 import pytest
@@ -299,3 +300,77 @@ def test_new_refuses_to_overwrite(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert (site / "content/posts/old-notes.md").read_text() == before
     assert main(["-C", str(site), "new", "Math and notes"]) == 1  # a bundle with that slug
     assert "content/posts/math-and-notes/index.md: already exists" in capsys.readouterr().err
+
+
+def _workflow() -> dict[str, Any]:
+    import yaml
+
+    data: dict[str, Any] = yaml.safe_load((ROOT / ".github/workflows/pages.yml").read_text())
+    return data
+
+
+def test_pages_workflow_uses_the_official_actions() -> None:
+    workflow = _workflow()
+    assert workflow["permissions"] == {"contents": "read", "pages": "write", "id-token": "write"}
+    assert workflow["concurrency"] == {"group": "pages", "cancel-in-progress": False}
+    build_steps = workflow["jobs"]["build"]["steps"]
+    uses = [step.get("uses") for step in build_steps if "uses" in step]
+    assert uses == [
+        "actions/checkout@v4",
+        "actions/setup-python@v5",
+        "actions/configure-pages@v5",
+        "actions/upload-pages-artifact@v3",
+    ]
+    assert build_steps[1]["with"]["python-version"] == "3.11"
+    assert build_steps[-1]["with"]["path"] == "public"
+    assert any("make build BASE_URL=" in step.get("run", "") for step in build_steps)
+    deploy = workflow["jobs"]["deploy"]
+    assert deploy["needs"] == "build" and deploy["environment"]["name"] == "github-pages"
+    assert deploy["steps"][0]["uses"] == "actions/deploy-pages@v4"
+
+
+@pytest.mark.parametrize(
+    ("owner", "repo", "override", "expected"),
+    [
+        ("Ojus1", "ojus1.github.io", "", "https://ojus1.github.io/"),
+        ("Ojus1", "blog", "", "https://ojus1.github.io/blog/"),
+        ("ojus1", "blog", "https://example.com/", "https://example.com/"),
+    ],
+)
+def test_pages_workflow_base_url(
+    tmp_path: Path, owner: str, repo: str, override: str, expected: str
+) -> None:
+    import os
+    import subprocess
+
+    step = next(s for s in _workflow()["jobs"]["build"]["steps"] if s.get("id") == "base")
+    output = tmp_path / "output"
+    env = {**os.environ, "OWNER": owner, "REPO": repo, "OVERRIDE": override}
+    env["GITHUB_OUTPUT"] = str(output)
+    subprocess.run(["bash", "-euo", "pipefail", "-c", step["run"]], env=env, check=True)
+    assert output.read_text() == f"url={expected}\n"
+
+
+@pytest.mark.browser
+def test_every_request_a_browser_makes_under_a_path_prefix_succeeds(tmp_path: Path) -> None:
+    """What the static crawl cannot see: fonts from CSS, data the figure script fetches."""
+    from tests.browser import chromium
+    from tests.conftest import copy_site
+
+    site = copy_site(tmp_path / "site")
+    failures: list[str] = []
+    with serve_directory(site / "public", prefix="/blog/") as base:
+        config = with_overrides(load_config(site), base_url=base, drafts=False)
+        build(config, site / "public")
+        pages = [url for url in crawl([base]).fetched if url.endswith("/")]
+        with chromium() as context:
+            page = context.new_page()
+            page.on(
+                "response",
+                lambda r: failures.append(f"{r.status} {r.url}") if r.status >= 400 else None,
+            )
+            page.on("requestfailed", lambda r: failures.append(f"failed {r.url}"))
+            for url in pages:
+                page.goto(url, wait_until="networkidle")
+    assert len(pages) > 3
+    assert not failures, failures
