@@ -181,7 +181,10 @@ def build_once(root: Path, out: Path, base_url: str, drafts: bool) -> str | None
     except (BuildError, BuildErrors) as exc:
         errors = exc.errors if isinstance(exc, BuildErrors) else [exc]
         message = "\n".join(str(error) for error in errors)
-        print(message, file=sys.stderr, flush=True)
+        print(message, file=sys.stderr)
+        count = f"{len(errors)} error{'s' if len(errors) != 1 else ''}"
+        print(f"Build failed: {count}; still serving the last good build.", file=sys.stderr)
+        sys.stderr.flush()
         return message
     except Exception as exc:  # a bug must not take the server down with it
         message = f"internal error: {type(exc).__name__}: {exc}"
@@ -210,8 +213,10 @@ def watch(
             debounce=150,
             raise_interrupt=False,
         ):
-            names = sorted({Path(path).relative_to(root).as_posix() for _, path in changes})
-            on_change(", ".join(names))
+            touched = {Path(path) for _, path in changes}
+            # Editors' temporary files come and go within the debounce: name what is left.
+            shown = {path for path in touched if path.exists()} or touched
+            on_change(", ".join(sorted(path.relative_to(root).as_posix() for path in shown)))
 
     dirs = [root / name for name in ("content", "templates", "static") if (root / name).is_dir()]
     plans: list[tuple[list[Path], bool, Callable[[watchfiles.Change, str], bool]]] = [

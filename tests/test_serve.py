@@ -137,6 +137,7 @@ def test_serve_rebuilds_reports_errors_recovers_and_stops(server: Server) -> Non
     error = next(e["error"] for e in events.seen if e["error"])
     assert "content/posts/hello-world.md:3: invalid date 'someday'" in str(error)
     wait_for(lambda: any("hello-world.md:3:" in line for line in server.stderr), "stderr")
+    wait_for(lambda: any("Build failed: 1 error;" in line for line in server.stderr), "summary")
     assert server.process.poll() is None
     assert "FRESHLY-EDITED" in server.get("/posts/hello-world/")[1]  # the last good build
 
