@@ -138,9 +138,14 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             self._send_html(500 if self.state.error else 404, error_page(self.state.error or ""))
 
     def _wait_for_output(self) -> None:
-        """Between the writer's two renames the output path is briefly missing."""
+        """Between the writer's two renames the output path is briefly missing.
+
+        Only worth waiting for after a good build: a failed one never swaps.
+        """
+        if not self.state.generation or self.state.error is not None:
+            return
         deadline = time.monotonic() + 2.0
-        while not self.out.exists() and time.monotonic() < deadline and self.state.generation:
+        while not self.out.exists() and time.monotonic() < deadline:
             time.sleep(0.02)
 
     def _send_html(self, status: int, html: bytes) -> None:

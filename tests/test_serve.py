@@ -182,3 +182,27 @@ def test_open_page_reloads_and_shows_errors(server: Server) -> None:
         post.write_text(original + "\nBACK-TO-NORMAL paragraph.\n")
         page.wait_for_selector("text=BACK-TO-NORMAL", timeout=TIMEOUT * 1000)
         assert page.query_selector(f"#{OVERLAY_ID}") is None
+
+
+def test_serve_starts_even_when_the_first_build_fails(tmp_path: Path) -> None:
+    site = copy_blog(tmp_path / "site")
+    post = site / "content/posts/old-notes.md"
+    original = post.read_text()
+    post.write_text(original.replace("date: 2024-12-31", "date: soon"))
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "site_builder", "-C", str(site), "serve", "--port", str(port)],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    running = Server(process, f"http://127.0.0.1:{port}", site)  # type: ignore[arg-type]
+    try:
+        wait_for(lambda: running.get("/")[0] == 500, "the error page")
+        html = running.get("/")[1]
+        assert "content/posts/old-notes.md:3: invalid date" in html and RELOAD_PATH in html
+        post.write_text(original)
+        wait_for(lambda: running.get("/")[0] == 200, "recovery")
+    finally:
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=15) == 0
