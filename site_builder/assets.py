@@ -16,7 +16,7 @@ from pygments.formatters import HtmlFormatter
 from site_builder import fonts
 from site_builder.writer import Stage
 
-LIGHT_STYLE = "default"
+LIGHT_STYLE = "xcode"
 DARK_STYLE = "github-dark"
 MATH_FONT = "static/fonts/math.woff2"
 FONTS_CSS = "static/css/fonts.css"

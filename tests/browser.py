@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -34,11 +35,13 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 
 @contextmanager
-def serve_directory(directory: Path, prefix: str = "/") -> Iterator[str]:
+def serve_directory(directory: Path, prefix: str = "/", port: int = 0) -> Iterator[str]:
     """Serve ``directory`` at ``http://127.0.0.1:<port><prefix>``; yields that base URL.
 
     With a prefix such as ``/blog/`` the files appear only under it, as on a
-    GitHub project site, so links that forget the base path 404.
+    GitHub project site, so links that forget the base path 404. ``port`` 0
+    picks a free one; pass ``free_port()`` when the site must be built for
+    its address first (canonical URLs, robots.txt).
     """
     root = directory.resolve()
 
@@ -49,7 +52,7 @@ def serve_directory(directory: Path, prefix: str = "/") -> Iterator[str]:
             return super().translate_path("/" + path[len(prefix) :])
 
     server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(Handler, directory=str(root))
+        ("127.0.0.1", port), functools.partial(Handler, directory=str(root))
     )
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -58,6 +61,14 @@ def serve_directory(directory: Path, prefix: str = "/") -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def free_port() -> int:
+    """A loopback port that was free a moment ago (the OS does not hand it out again at once)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
 
 
 @contextmanager

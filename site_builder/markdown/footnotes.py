@@ -5,6 +5,11 @@ Parsing is mdit-py-plugins' footnote plugin. A core rule after its
 can set the same text beside the reference, in the margin, on wide screens.
 The sidenote copy is ``aria-hidden``: assistive technology reads the Notes list
 once, through the reference link, instead of hearing every note twice.
+
+Below the margin breakpoint the sidenote is hidden and the reference is a
+plain link to the Notes list; ``static/js/post.js`` turns it into a toggle
+that opens the note in place (``aria-controls`` points at the sidenote's id),
+so without JavaScript nothing is lost.
 """
 
 from __future__ import annotations
@@ -69,8 +74,8 @@ def _render_ref(
         ]
         env["in_sidenote"] = False
         html += (
-            f'<span class="sidenote" aria-hidden="true"><span class="sidenote-number">{number}'
-            f"</span> {' '.join(inline)}</span>"
+            f'<span class="sidenote" id="sn{number}" aria-hidden="true">'
+            f'<span class="sidenote-number">{number}</span> {" ".join(inline)}</span>'
         )
     return html
 
@@ -109,5 +114,7 @@ def _render_anchor(
     return (
         f' <a href="#{ref_id}" class="footnote-backref" '
         f'aria-label="Back to reference {number}{f" ({sub + 1})" if sub else ""}">'
-        "\u21a9\ufe0e</a>"
+        # The arrow is decoration: the label names the link, and a screen
+        # reader should not announce "leftwards arrow with hook" as well.
+        '<span aria-hidden="true">\u21a9\ufe0e</span></a>'
     )

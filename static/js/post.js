@@ -1,0 +1,84 @@
+// Small enhancements every post gets; without JavaScript the page loses nothing.
+//
+// Copy buttons: <button data-copy="ID"> copies the text of the element with that
+// id (the text stays selectable without the script).
+//
+// Note toggles: below the sidenote breakpoint (--sidenote-breakpoint in
+// static/css/site.css, 1100px) sidenotes are hidden and each footnote number
+// links to the Notes list. Here that link becomes a disclosure: it opens the
+// note in place (aria-expanded, aria-controls) instead of jumping away. From the
+// breakpoint up the notes sit in the margin and the link is a plain link again.
+//
+// Wide equations: a display equation wider than the column scrolls in its own
+// box; while it does, it takes keyboard focus so it can be scrolled with the
+// arrow keys (code blocks carry tabindex in the markup already).
+(function () {
+  "use strict";
+
+  var equations = document.querySelectorAll(".math-display");
+  function focusableWhenScrolling() {
+    equations.forEach(function (box) {
+      if (box.scrollWidth > box.clientWidth + 1) box.setAttribute("tabindex", "0");
+      else box.removeAttribute("tabindex");
+    });
+  }
+  focusableWhenScrolling();
+  window.addEventListener("resize", focusableWhenScrolling);
+
+  document.querySelectorAll("button[data-copy]").forEach(function (button) {
+    var box = button.closest(".cite-box");
+    var status = box && box.querySelector(".copy-status");
+    button.addEventListener("click", function () {
+      var target = document.getElementById(button.getAttribute("data-copy"));
+      if (!target || !navigator.clipboard) return;
+      navigator.clipboard.writeText(target.textContent).then(function () {
+        button.textContent = "Copied";
+        if (status) status.textContent = "BibTeX copied to the clipboard.";
+        setTimeout(function () {
+          button.textContent = "Copy";
+          if (status) status.textContent = "";
+        }, 2000);
+      });
+    });
+  });
+
+  var wide = window.matchMedia("(min-width: 1100px)");
+  var toggles = [];
+  document.querySelectorAll(".footnote-ref > a").forEach(function (link) {
+    var note = link.parentNode.nextElementSibling;
+    if (note && note.classList.contains("sidenote") && note.id) {
+      toggles.push({ link: link, note: note });
+    }
+  });
+
+  function setOpen(toggle, open) {
+    toggle.note.classList.toggle("is-open", open);
+    // Open in the flow, the note is the text the reader asked for; in the
+    // margin (or closed) the Notes list is where assistive technology reads it.
+    if (open) toggle.note.removeAttribute("aria-hidden");
+    else toggle.note.setAttribute("aria-hidden", "true");
+    if (!wide.matches) toggle.link.setAttribute("aria-expanded", open ? "true" : "false");
+  }
+
+  function sync() {
+    toggles.forEach(function (toggle) {
+      setOpen(toggle, false);
+      if (wide.matches) {
+        toggle.link.removeAttribute("aria-expanded");
+        toggle.link.removeAttribute("aria-controls");
+      } else {
+        toggle.link.setAttribute("aria-controls", toggle.note.id);
+      }
+    });
+  }
+
+  toggles.forEach(function (toggle) {
+    toggle.link.addEventListener("click", function (event) {
+      if (wide.matches) return;
+      event.preventDefault();
+      setOpen(toggle, !toggle.note.classList.contains("is-open"));
+    });
+  });
+  if (wide.addEventListener) wide.addEventListener("change", sync);
+  sync();
+})();

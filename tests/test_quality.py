@@ -1,0 +1,539 @@
+"""Page quality a reader feels, measured by real tools on a freshly built site.
+
+The site is built for the loopback address it is served from (canonical URLs,
+robots.txt and the sitemap then point where the audits look) and checked with:
+
+- Lighthouse 12.2.3 (npm, ``node_modules/``), post and index, mobile and desktop;
+- axe-core injected with Playwright: index, a tag page and the post, light and dark,
+  wide and narrow, with every note toggle open;
+- the post's weight as transferred, and no request to another host;
+- layout at six widths, sidenotes in the margin from 1100 px and behind a
+  toggle below it, keyboard focus order, focus rings and accessible names,
+  reduced motion, and WCAG AA contrast of text, links and every code token.
+
+Scores and screenshots go to ``test-artifacts/`` (``lighthouse-scores.txt``,
+``quality/``). ``npm ci`` installs the Node tools; without them the Node-based
+tests skip.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, chromium, free_port, serve_directory
+from tests.conftest import ROOT, copy_site
+
+pytestmark = pytest.mark.browser
+
+POST = "posts/attention-from-the-softmax-up/"
+PAGES = {"index": "", "post": POST}
+WIDTHS = (320, 375, 768, 1024, 1280, 1600)
+SIDENOTE_BREAKPOINT = 1100  # static/css/site.css
+NODE_MODULES = ROOT / "node_modules"
+LIGHTHOUSE = NODE_MODULES / ".bin" / "lighthouse"
+AXE = NODE_MODULES / "axe-core" / "axe.min.js"
+SHOTS = ARTIFACTS / "quality"
+TARGETS = {"performance": 0.98, "accessibility": 1.0, "best-practices": 1.0, "seo": 1.0}
+MAX_WEIGHT = 120 * 1024  # the post, everything but fonts, uncompressed
+FIRST_ROUND_TRIP = 14 * 1024  # all render-blocking CSS, gzipped, fits the first TCP window
+AA = 4.5
+
+
+# --------------------------------------------------------------------------- fixtures
+
+
+class Site:
+    def __init__(self, public: Path, url: str) -> None:
+        self.public = public
+        self.url = url
+
+    def tag_page(self) -> str:
+        tags = sorted(p.parent.name for p in (self.public / "tags").glob("*/index.html"))
+        assert tags, "the site has no tag pages"
+        return f"tags/{tags[0]}/"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    pytest.importorskip("playwright", reason="browser tests need the playwright package")
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's Chromium (/usr/bin/chromium) is not installed")
+    # Build for the address the audits will load, so the canonical URL, robots.txt
+    # and sitemap describe this very server (not the production domain).
+    port = free_port()
+    base = f"http://127.0.0.1:{port}/"
+    source = copy_site(tmp_path_factory.mktemp("quality"))
+    subprocess.run(
+        [sys.executable, "-m", "site_builder", "build", "--base-url", base],
+        cwd=source,
+        check=True,
+        capture_output=True,
+    )
+    with serve_directory(source / "public", port=port) as url:
+        assert url == base
+        yield Site(source / "public", url)
+
+
+def open_page(context: Any, url: str) -> tuple[Any, list[str], list[Any]]:
+    """Open ``url``; returns (page, console errors and failed requests, responses)."""
+    errors: list[str] = []
+    responses: list[Any] = []
+    page = context.new_page()
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("requestfailed", lambda r: errors.append(f"failed: {r.url}"))
+    page.on("response", lambda r: responses.append(r))
+    page.goto(url, wait_until="networkidle")
+    return page, errors, responses
+
+
+# --------------------------------------------------------------------------- Lighthouse
+
+
+def run_lighthouse(url: str, form: str, out: Path) -> dict[str, Any]:
+    command = [
+        str(LIGHTHOUSE),
+        url,
+        "--output=json",
+        f"--output-path={out}",
+        "--quiet",
+        "--chrome-flags=" + " ".join(CHROMIUM_ARGS),
+    ]
+    if form == "desktop":
+        command.append("--preset=desktop")
+    env = {**os.environ, "CHROME_PATH": CHROMIUM}
+    subprocess.run(command, check=True, env=env, timeout=240, capture_output=True)
+    report: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
+    return report
+
+
+def failing_audits(report: dict[str, Any], category: str) -> list[str]:
+    audits = report["audits"]
+    out = []
+    for ref in report["categories"][category]["auditRefs"]:
+        audit = audits[ref["id"]]
+        if ref["weight"] and audit["score"] is not None and audit["score"] < 1:
+            out.append(f"{audit['id']} ({audit['score']}): {audit.get('displayValue', '')}")
+    return out
+
+
+@pytest.fixture(scope="module")
+def lighthouse(site: Site, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The four reports (post and index, mobile and desktop), run once per session."""
+    if not LIGHTHOUSE.exists():
+        pytest.skip("Lighthouse is not installed: run `npm ci`")
+    tmp = tmp_path_factory.mktemp("lighthouse")
+    reports = {}
+    # One at a time: parallel runs would share the CPU and skew the performance score.
+    for name, path in PAGES.items():
+        for form in ("mobile", "desktop"):
+            reports[f"{name} {form}"] = run_lighthouse(
+                site.url + path, form, tmp / f"{name}-{form}.json"
+            )
+    lines = [f"Lighthouse {next(iter(reports.values()))['lighthouseVersion']}"]
+    for key, report in reports.items():
+        scores = "  ".join(f"{cat} {report['categories'][cat]['score']:.2f}" for cat in TARGETS)
+        timings = report["audits"]
+        lines.append(
+            f"{key:<15} {scores}  (FCP {timings['first-contentful-paint']['displayValue']}, "
+            f"LCP {timings['largest-contentful-paint']['displayValue']}, "
+            f"CLS {timings['cumulative-layout-shift']['displayValue']}, "
+            f"TBT {timings['total-blocking-time']['displayValue']})"
+        )
+    text = "\n".join(lines) + "\n"
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "lighthouse-scores.txt").write_text(text, encoding="utf-8")
+    print("\n" + text)
+    return reports
+
+
+@pytest.mark.parametrize("key", ["post mobile", "post desktop", "index mobile", "index desktop"])
+def test_lighthouse_scores(lighthouse: dict[str, Any], key: str) -> None:
+    report = lighthouse[key]
+    problems = []
+    for category, target in TARGETS.items():
+        score = report["categories"][category]["score"]
+        if score < target:
+            problems.append(f"{category} {score} < {target}: {failing_audits(report, category)}")
+    assert not problems, f"{key}: " + "; ".join(problems)
+
+
+# --------------------------------------------------------------------------- axe-core
+
+
+def open_all_notes(page: Any) -> int:
+    toggles = page.locator(".footnote-ref > a[aria-expanded='false']")
+    count: int = toggles.count()
+    for _ in range(count):
+        toggles.nth(0).click()  # the locator shrinks as each opens
+    return count
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_no_violations(site: Site, scheme: str) -> None:
+    if not AXE.exists():
+        pytest.skip("axe-core is not installed: run `npm ci`")
+    found = {}
+    for width in (375, 1280):
+        options = {"viewport": {"width": width, "height": 900}, "color_scheme": scheme}
+        with chromium(**options) as context:
+            for path in ("", site.tag_page(), POST):
+                page, errors, _ = open_page(context, site.url + path)
+                if width < SIDENOTE_BREAKPOINT:
+                    open_all_notes(page)  # the notes, opened in the flow, are checked too
+                page.add_script_tag(path=str(AXE))
+                violations = page.evaluate(
+                    """async () => (await axe.run(document, {resultTypes: ['violations']}))
+                        .violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+                            nodes: v.nodes.map(n => n.target.join(' ') + ': '
+                                                    + n.failureSummary)}))"""
+                )
+                if violations:
+                    found[f"{path or 'index'} @{width}"] = violations
+                assert errors == [], (path, errors)
+    assert not found, json.dumps(found, indent=1, ensure_ascii=False)
+
+
+# --------------------------------------------------------------------------- weight
+
+
+def test_post_weight_and_requests(site: Site) -> None:
+    with chromium(viewport={"width": 1280, "height": 900}) as context:
+        page, errors, responses = open_page(context, site.url + POST)
+        page.mouse.wheel(0, 20000)  # anything lazy would load now
+        page.wait_for_load_state("networkidle")
+        rows = []
+        for response in responses:
+            body = response.body()
+            kind = response.request.resource_type
+            rows.append((response.url, kind, response.status, len(body), body))
+        blocking = page.evaluate(
+            """() => [...document.scripts]
+                .filter(s => !(s.defer || s.async || s.type === 'module'
+                              || s.type === 'application/ld+json'))
+                .map(s => s.src || s.textContent.slice(0, 60))"""
+        )
+    origin = urlsplit(site.url).netloc
+    assert all(urlsplit(url).netloc == origin for url, *_ in rows), [r[0] for r in rows]
+    assert all(status < 400 for _, _, status, _, _ in rows), [(r[0], r[2]) for r in rows]
+    assert errors == []
+    assert blocking == [], f"render-blocking scripts: {blocking}"
+
+    total = sum(size for _, kind, _, size, _ in rows if kind != "font")
+    fonts = sum(size for _, kind, _, size, _ in rows if kind == "font")
+    css = [body for _, kind, _, _, body in rows if kind == "stylesheet"]
+    css_gz = len(gzip.compress(b"".join(css), 9))
+    lines = [
+        f"{size:>8} B  {kind:<11} {url.removeprefix(site.url)}" for url, kind, _, size, _ in rows
+    ]
+    lines += [
+        f"{total:>8} B  total without fonts (limit {MAX_WEIGHT} B), {len(rows)} requests",
+        f"{fonts:>8} B  fonts",
+        f"{sum(map(len, css)):>8} B  CSS in {len(css)} files; {css_gz} B gzipped",
+    ]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    (SHOTS / "post-weight.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print("\n" + "\n".join(lines))
+    assert total <= MAX_WEIGHT
+    # Render-blocking CSS: few files, and together small enough to inline.
+    assert len(css) <= 3 and css_gz <= FIRST_ROUND_TRIP
+
+
+# --------------------------------------------------------------------------- layout
+
+OVERFLOW_JS = """() => {
+    const vw = window.innerWidth;
+    const out = [];
+    for (const el of document.querySelectorAll(
+            'main img, main figure, main pre, main table, .table-wrap, .math-display, '
+            + '.sidenote, .marginnote, .post-body > *')) {
+        const box = el.getBoundingClientRect();
+        if (box.width === 0 && box.height === 0) continue;
+        if (box.left < -0.5 || box.right > vw + 0.5) {
+            out.push(`${el.tagName.toLowerCase()}.${el.className} ${box.left}..${box.right}`);
+        }
+    }
+    return {scroll: document.scrollingElement.scrollWidth, inner: vw, boxes: out};
+}"""
+
+SIDENOTE_JS = """() => [...document.querySelectorAll('.sidenote')].map(note => {
+    const ref = note.previousElementSibling.querySelector('a');
+    const text = note.closest('p').getBoundingClientRect();
+    const box = note.getBoundingClientRect();
+    return {display: getComputedStyle(note).display, left: box.left, right: box.right,
+            textRight: text.right, top: box.top, refTop: ref.getBoundingClientRect().top,
+            expanded: ref.getAttribute('aria-expanded'),
+            controls: ref.getAttribute('aria-controls')};
+})"""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_layout_never_scrolls_sideways(site: Site, width: int) -> None:
+    with chromium(viewport={"width": width, "height": 900}) as context:
+        for path in ("", site.tag_page(), POST):
+            page, errors, _ = open_page(context, site.url + path)
+            result = page.evaluate(OVERFLOW_JS)
+            assert result["scroll"] <= result["inner"], (path, width, result)
+            assert result["boxes"] == [], (path, width, result)
+            assert errors == []
+            if path != POST:
+                continue
+            notes = page.evaluate(SIDENOTE_JS)
+            assert notes, "the post has sidenotes"
+            for note in notes:
+                if width >= SIDENOTE_BREAKPOINT:
+                    # In the margin: right of the text column, level with its number.
+                    assert note["display"] == "block" and note["left"] >= note["textRight"], note
+                    assert note["right"] <= width and abs(note["top"] - note["refTop"]) < 40, note
+                    assert note["expanded"] is None, note
+                else:
+                    assert note["display"] == "none", note
+                    assert note["expanded"] == "false" and note["controls"], note
+            # The reading column stays a readable measure at every width.
+            measure = page.evaluate(
+                "document.querySelector('.post-body > p').getBoundingClientRect().width"
+            )
+            assert measure <= 40 * 18, measure
+
+
+def test_note_toggle_from_the_keyboard(site: Site) -> None:
+    with chromium(viewport={"width": 375, "height": 800}) as context:
+        page, errors, _ = open_page(context, site.url + POST)
+        ref = page.locator(".footnote-ref > a").first
+        note = page.locator("#sn1")
+        assert ref.get_attribute("aria-controls") == "sn1"
+        for _ in range(60):
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.getAttribute('aria-controls')") == "sn1":
+                break
+        else:
+            pytest.fail("Tab never reached the first note's toggle")
+        assert (
+            page.get_by_role("link", name="Note 1").first.get_attribute("aria-expanded") == "false"
+        )
+        page.keyboard.press("Enter")
+        assert note.is_visible() and ref.get_attribute("aria-expanded") == "true"
+        assert note.get_attribute("aria-hidden") is None
+        assert page.evaluate("location.hash") == ""  # opened in place, no jump
+        box = note.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 375
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.locator("p", has=note).screenshot(path=str(SHOTS / "note-open-375.png"))
+        page.keyboard.press("Enter")
+        assert not note.is_visible() and ref.get_attribute("aria-expanded") == "false"
+        assert note.get_attribute("aria-hidden") == "true"
+        assert errors == []
+
+
+def test_note_number_links_to_the_notes_without_javascript(site: Site) -> None:
+    options = {"viewport": {"width": 375, "height": 800}, "java_script_enabled": False}
+    with chromium(**options) as context:
+        page, _, _ = open_page(context, site.url + POST)
+        ref = page.locator(".footnote-ref > a").first
+        assert ref.get_attribute("aria-expanded") is None
+        assert not page.locator("#sn1").is_visible()
+        ref.click()
+        assert page.evaluate("location.hash") == "#fn1"
+        assert page.locator("#fn1").is_visible()
+
+
+# --------------------------------------------------------------------------- keyboard
+
+FOCUSABLE_JS = """() => [...document.querySelectorAll(
+        'a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])')]
+    .filter(el => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden')
+    .map(el => [...document.querySelectorAll('*')].indexOf(el) + ' ' + el.outerHTML.slice(0, 80))"""
+
+ACTIVE_JS = """() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return null;
+    const style = getComputedStyle(el);
+    const box = el.getBoundingClientRect();
+    return {html: [...document.querySelectorAll('*')].indexOf(el) + ' ' + el.outerHTML.slice(0, 80),
+            tag: el.tagName.toLowerCase(), controls: el.getAttribute('aria-controls'),
+            role: el.getAttribute('role'), focusVisible: el.matches(':focus-visible'),
+            outline: style.outlineStyle, outlineWidth: parseFloat(style.outlineWidth),
+            outlineColor: style.outlineColor, width: box.width, height: box.height};
+}"""
+
+INTERACTIVE = {"a", "button", "input", "select", "textarea"}
+
+
+def rgb(css: str) -> str:
+    r, g, b = (int(float(x)) for x in re.findall(r"[\d.]+", css)[:3])
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", [375, 1280])
+def test_keyboard_reaches_everything_with_a_visible_ring(
+    site: Site, width: int, scheme: str
+) -> None:
+    options = {"viewport": {"width": width, "height": 900}, "color_scheme": scheme}
+    with chromium(**options) as context:
+        page, _, _ = open_page(context, site.url + POST)
+        page.get_by_role("slider", name="Temperature").wait_for()
+        expected = page.evaluate(FOCUSABLE_JS)
+        background = rgb(page.evaluate("getComputedStyle(document.body).backgroundColor"))
+        reached: list[str] = []
+        toggles = 0
+        for _ in range(len(expected) + 40):
+            page.keyboard.press("Tab")
+            active = page.evaluate(ACTIVE_JS)
+            if active is None or active["html"] in reached:
+                break
+            reached.append(active["html"])
+            toggles += bool(active["controls"])
+            what = f"{active['html']} at {width}px {scheme}"
+            assert active["focusVisible"], what
+            assert active["outline"] != "none" and active["outlineWidth"] >= 2, what
+            assert contrast(rgb(active["outlineColor"]), background) >= 3, what  # WCAG 1.4.11
+            if active["tag"] in INTERACTIVE or active["role"]:
+                snapshot = page.locator(":focus").aria_snapshot()
+                name = re.match(r"""- '?\w+(?: "(.*?)")?""", snapshot)
+                assert name and name.group(1), f"no accessible name: {what}: {snapshot}"
+        missing = [html for html in expected if html not in reached]
+        assert not missing, f"not reachable with Tab at {width}px: {missing}"
+        kinds = " ".join(reached)
+        for needle in ("temp-slider", "copy-button", "heading-anchor", "footnote-backref"):
+            assert needle in kinds, needle
+        if width < SIDENOTE_BREAKPOINT:
+            assert toggles == page.locator(".sidenote").count()  # every note's toggle
+
+
+def test_reduced_motion_is_respected(site: Site) -> None:
+    probe = """() => getComputedStyle(document.querySelector('.temp-fill')).transitionDuration"""
+    durations = {}
+    for motion in ("no-preference", "reduce"):
+        with chromium(reduced_motion=motion) as context:
+            page, _, _ = open_page(context, site.url + POST)
+            page.get_by_role("slider", name="Temperature").wait_for()
+            durations[motion] = page.evaluate(probe)
+            assert page.evaluate("getComputedStyle(document.documentElement).scrollBehavior") == (
+                "auto"
+            )
+    assert durations["no-preference"] != "0s" and durations["reduce"] == "0s", durations
+
+
+def test_no_console_errors_and_a_favicon(site: Site) -> None:
+    with chromium() as context:
+        for path in ("", site.tag_page(), POST, "tags/", "archive/"):
+            page, errors, responses = open_page(context, site.url + path)
+            assert errors == [], (path, errors)
+            assert all(r.status < 400 for r in responses), [(r.url, r.status) for r in responses]
+            icon = page.evaluate("document.querySelector('link[rel=icon]').href")
+            assert icon == site.url + "static/favicon.svg"
+    assert (site.public / "static/favicon.svg").read_text(encoding="utf-8").startswith("<svg")
+
+
+# --------------------------------------------------------------------------- contrast
+
+
+def luminance(hex_colour: str) -> float:
+    value = hex_colour.lstrip("#")
+    if len(value) == 3:
+        value = "".join(c * 2 for c in value)
+    channels = [int(value[i : i + 2], 16) / 255 for i in (0, 2, 4)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a: str, b: str) -> float:
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def css_variables(css: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The light and dark ``:root`` custom properties of site.css."""
+    light_block = re.search(r":root\s*\{(.*?)\}", css, re.S)
+    dark_block = re.search(r"prefers-color-scheme:\s*dark\)\s*\{\s*:root\s*\{(.*?)\}", css, re.S)
+    assert light_block and dark_block
+
+    def parse(block: str) -> dict[str, str]:
+        return dict(re.findall(r"--([\w-]+):\s*(#[0-9a-fA-F]{3,6})\b", block))
+
+    light = parse(light_block.group(1))
+    return light, {**light, **parse(dark_block.group(1))}
+
+
+def token_colours(css: str) -> list[tuple[str, str, str | None]]:
+    """(selector, colour, own background) of every Pygments rule that sets a colour."""
+    out = []
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    for selector, body in re.findall(r"([^{}]+)\{([^{}]*)\}", css):
+        colour = re.search(r"(?<![-\w])color:\s*(#[0-9a-fA-F]{3,6})", body)
+        background = re.search(r"background(?:-color)?:\s*(#[0-9a-fA-F]{3,6})", body)
+        selector = selector.strip()
+        if colour and selector.startswith(".highlight"):
+            out.append((selector, colour.group(1), background.group(1) if background else None))
+    return out
+
+
+def test_colour_contrast_meets_wcag_aa(site: Site) -> None:
+    site_css = (site.public / "static/css/site.css").read_text(encoding="utf-8")
+    code_css = (site.public / "static/css/code.css").read_text(encoding="utf-8")
+    light_code, _, dark_code = code_css.partition("@media (prefers-color-scheme: dark)")
+    failures = []
+    report = []
+    light, dark = css_variables(site_css)
+    for scheme, colours, code in (("light", light, light_code), ("dark", dark, dark_code)):
+        pairs = [(fg, "bg") for fg in ("fg", "muted", "link", "accent", "note-fg")]
+        pairs += [(fg, "code-bg") for fg in ("fg", "muted", "link")]
+        for fg, bg in pairs:
+            ratio = contrast(colours[fg], colours[bg])
+            report.append(f"{scheme:<5} --{fg} on --{bg}: {ratio:.2f}")
+            if ratio < AA:
+                failures.append(report[-1])
+        tokens = token_colours(code)
+        assert len(tokens) > 20, f"no token colours parsed for {scheme}"
+        worst = min(
+            (contrast(colour, own or colours["code-bg"]), selector)
+            for selector, colour, own in tokens
+            # Whitespace tokens draw no glyphs; .hll marks lines, linenos are unused.
+            if not selector.endswith((" .w", ".hll")) and "linenos" not in selector
+        )
+        report.append(f"{scheme:<5} worst code token {worst[1]}: {worst[0]:.2f}")
+        for selector, colour, own in tokens:
+            if selector.endswith((" .w", ".hll")):
+                continue
+            ratio = contrast(colour, own or colours["code-bg"])
+            if ratio < AA:
+                failures.append(
+                    f"{scheme} {selector} {colour} on {own or '--code-bg'}: {ratio:.2f}"
+                )
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    (SHOTS / "contrast.txt").write_text("\n".join(report) + "\n", encoding="utf-8")
+    print("\n" + "\n".join(report))
+    assert not failures, failures
+
+
+# --------------------------------------------------------------------------- screenshots
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", [375, 1280])
+def test_screenshots(site: Site, width: int, scheme: str) -> None:
+    """Full pages to look at: ``test-artifacts/quality/<page>-<width>-<scheme>.png``."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    options = {"viewport": {"width": width, "height": 900}, "color_scheme": scheme}
+    with chromium(**options) as context:
+        for name, path in PAGES.items():
+            page, errors, _ = open_page(context, site.url + path)
+            if name == "post":
+                page.get_by_role("slider", name="Temperature").wait_for()
+            page.evaluate("document.fonts.ready")
+            shot = SHOTS / f"{name}-{width}-{scheme}.png"
+            page.screenshot(path=str(shot), full_page=True)
+            assert shot.stat().st_size > 10_000
+            assert errors == []
