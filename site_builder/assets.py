@@ -8,13 +8,13 @@ site's formulas use (see ``fonts.py``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from pathlib import Path
 
 from pygments.formatters import HtmlFormatter
 
 from site_builder import fonts
-from site_builder.writer import Stage
+from site_builder.cache import Cache, code_version, hash_parts
+from site_builder.writer import Output
 
 LIGHT_STYLE = "xcode"
 DARK_STYLE = "github-dark"
@@ -45,20 +45,29 @@ def static_files(root: Path) -> list[tuple[str, Path]]:
     ]
 
 
-def write_math_font(root: Path, stage: Stage, math_chars: frozenset[str]) -> None:
-    """Subset the math font to ``math_chars`` and write it with its ``@font-face`` stylesheet."""
+def write_math_font(root: Path, stage: Output, math_chars: frozenset[str], cache: Cache) -> None:
+    """Subset the math font to ``math_chars`` and write it with its ``@font-face`` stylesheet.
+
+    Subsetting takes ~0.4 s, so the result is cached by font file and characters.
+    """
     source = fonts.find_font(root)
     url = None
     if source is not None and math_chars:
-        stage.write(MATH_FONT, fonts.subset_woff2(source, math_chars))
+        key = hash_parts(code_version(), source.read_bytes(), "".join(sorted(math_chars)))
+        data = cache.get_bytes("font", key)
+        if data is None:
+            data = fonts.subset_woff2(source, math_chars)
+            cache.put("font", key, data)
+        stage.write(MATH_FONT, data)
         # Relative to fonts.css, so it works under any base path.
         url = "../fonts/" + MATH_FONT.rsplit("/", 1)[1]
     stage.write(FONTS_CSS, fonts.font_face_css(url))
 
 
-def write_assets(root: Path, stage: Stage, math_html: Iterable[str] = ()) -> None:
-    """Copy ``static/`` and write the generated CSS and font; ``math_html``: every post's HTML."""
+def write_assets(root: Path, stage: Output, math_chars: frozenset[str], cache: Cache) -> None:
+    """Copy ``static/`` and write the generated CSS and the math font for ``math_chars``."""
     for rel, source in static_files(root):
-        stage.copy(rel, source)
+        stat = source.stat()
+        stage.copy(rel, source, f"file:{stat.st_size}:{stat.st_mtime_ns}")
     stage.write("static/css/code.css", pygments_css())
-    write_math_font(root, stage, fonts.math_characters(math_html))
+    write_math_font(root, stage, math_chars, cache)

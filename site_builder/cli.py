@@ -8,16 +8,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
 from site_builder import __version__
 from site_builder.build import BuildResult, build
-from site_builder.check import check_site
 from site_builder.config import SiteConfig, load_config, with_overrides
 from site_builder.errors import BuildError, BuildErrors
-from site_builder.new import new_post
-from site_builder.serve import serve
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -58,9 +56,31 @@ def _add_build_options(cmd: argparse.ArgumentParser) -> None:
     cmd.add_argument("--drafts", action="store_true", help="include drafts and future posts")
     cmd.add_argument("--jobs", type=int, default=None, help="worker processes (default: cores)")
     cmd.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    cmd.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="ignore and do not update .cache/ (a clean, full build)",
+    )
     noise = cmd.add_mutually_exclusive_group()
     noise.add_argument("-q", "--quiet", action="store_true", help="print only problems")
     noise.add_argument("-v", "--verbose", action="store_true", help="print each stage")
+
+
+class Progress:
+    """A one-line progress counter on stderr, shown only when a build takes a while."""
+
+    DELAY = 2.0
+
+    def __init__(self) -> None:
+        self.started = time.perf_counter()
+        self.shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        if not sys.stderr.isatty() or time.perf_counter() - self.started < self.DELAY:
+            return
+        self.shown = True
+        end = "\n" if done == total else ""
+        print(f"\rRendering posts: {done}/{total}", end=end, file=sys.stderr, flush=True)
 
 
 def load(args: argparse.Namespace) -> SiteConfig:
@@ -71,13 +91,22 @@ def load(args: argparse.Namespace) -> SiteConfig:
 def run_build(args: argparse.Namespace) -> BuildResult:
     config = load(args)
     out = args.out if args.out is not None else config.root / "public"
-    result = build(config, out)
+    result = build(
+        config,
+        out,
+        jobs=args.jobs,
+        use_cache=not args.no_cache,
+        progress=None if args.quiet else Progress(),
+    )
     for warning in result.warnings:
         print(warning, file=sys.stderr)
     if args.strict and result.warnings:
         raise BuildError("site.yaml", None, f"{len(result.warnings)} warning(s) with --strict")
     if not args.quiet:
         print(f"Built {result.pages} pages ({result.posts} posts) in {result.seconds:.2f} s")
+    if args.verbose:
+        reused = result.posts - result.rendered
+        print(f"  {result.rendered} posts rendered, {reused} reused from the last build")
     return result
 
 
@@ -87,6 +116,8 @@ def run_check(args: argparse.Namespace) -> int:
     out = args.out if args.out is not None else config.root / "public"
     if not args.no_build:
         run_build(args)
+    from site_builder.check import check_site  # each command imports only what it uses
+
     report = check_site(out, config)
     for problem in report.problems:
         print(problem)
@@ -97,11 +128,15 @@ def run_check(args: argparse.Namespace) -> int:
 def run_serve(args: argparse.Namespace) -> int:
     config = load_config(args.root.resolve())
     out = args.out if args.out is not None else config.root / "public"
+    from site_builder.serve import serve
+
     return serve(config, out, args.host, args.port, args.drafts)
 
 
 def run_new(args: argparse.Namespace) -> int:
     config = load_config(args.root.resolve())
+    from site_builder.new import new_post
+
     path = new_post(config, args.title)
     print(f"Created {path.relative_to(config.root)}")
     return 0

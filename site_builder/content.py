@@ -6,8 +6,10 @@ so the author can jump straight to it; several bad posts are reported together.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, time
 from pathlib import Path
 from typing import Any
@@ -33,9 +35,21 @@ class SourcePost:
     description: str
     tags: tuple[str, ...]
     draft: bool
-    body: str
+    body: str  # "" in a record loaded from the cache: see reload()
     body_line: int  # 1-based file line of the body's first line
     bundle_dir: Path | None  # <slug>/ folder whose other files are copied beside the page
+    body_hash: str = ""  # identifies the body without holding it
+
+
+@dataclass(frozen=True)
+class FileRecord:
+    """A parsed post remembered between builds, valid while its file looks the same."""
+
+    size: int
+    mtime_ns: int
+    config_key: str
+    post: SourcePost  # body emptied: the body is re-read only if the post must render
+    warnings: tuple[BuildWarning, ...]
 
 
 @dataclass(frozen=True)
@@ -45,6 +59,7 @@ class LoadedContent:
     posts: tuple[SourcePost, ...]
     warnings: tuple[BuildWarning, ...]
     errors: tuple[BuildError, ...] = ()
+    records: dict[str, FileRecord] = field(default_factory=dict)
 
 
 def find_post_files(config: SiteConfig) -> list[Path]:
@@ -57,30 +72,68 @@ def find_post_files(config: SiteConfig) -> list[Path]:
     return sorted(files)
 
 
-def load_posts(config: SiteConfig) -> LoadedContent:
-    """Load every post, collecting all errors (the caller decides when to stop)."""
+def load_posts(config: SiteConfig, previous: dict[str, FileRecord] | None = None) -> LoadedContent:
+    """Load every post, collecting all errors (the caller decides when to stop).
+
+    A file whose size and modification time match its record in ``previous``
+    is not read again: parsing YAML is most of a no-op rebuild otherwise.
+    """
     posts: list[SourcePost] = []
     warnings: list[BuildWarning] = []
     errors: list[BuildError] = []
+    records: dict[str, FileRecord] = {}
+    config_key = repr(config)
     for file in find_post_files(config):
         rel = file.relative_to(config.root)
-        try:
-            raw = file.read_bytes()
+        stat = file.stat()
+        record = (previous or {}).get(rel.as_posix())
+        if not (
+            record is not None
+            and record.size == stat.st_size
+            and record.mtime_ns == stat.st_mtime_ns
+            and record.config_key == config_key
+        ):
             try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                line = raw[: exc.start].count(b"\n") + 1
-                raise BuildError(rel, line, "file is not valid UTF-8") from None
-            post, post_warnings = parse_post(text, rel, config)
-        except BuildError as exc:
-            errors.append(exc)
-            continue
-        warnings.extend(post_warnings)
+                post, post_warnings = read_post(file, rel, config)
+            except BuildError as exc:
+                errors.append(exc)
+                continue
+            stripped = dataclasses.replace(post, body="")
+            record = FileRecord(
+                stat.st_size, stat.st_mtime_ns, config_key, stripped, tuple(post_warnings)
+            )
+        else:
+            post = record.post
+        records[rel.as_posix()] = record
+        warnings.extend(record.warnings)
         if post.draft and not config.drafts:
             continue
         posts.append(post)
     errors.extend(_duplicate_slugs(posts))
-    return LoadedContent(tuple(posts), tuple(warnings), tuple(errors))
+    return LoadedContent(tuple(posts), tuple(warnings), tuple(errors), records)
+
+
+def read_post(file: Path, rel: Path, config: SiteConfig) -> tuple[SourcePost, list[BuildWarning]]:
+    """Read and parse one post file; ``rel`` is the path shown in messages."""
+    raw = file.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise BuildError(rel, line, "file is not valid UTF-8") from None
+    return parse_post(text, rel, config)
+
+
+def reload(post: SourcePost, config: SiteConfig) -> SourcePost:
+    """The post with its body, for a record that came from the cache without it."""
+    if post.body or not post.body_hash or post.body_hash == _hash(""):
+        return post
+    fresh, _ = read_post(config.root / post.path, post.path, config)
+    return fresh
+
+
+def _hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def split_front_matter(text: str, path: Path) -> tuple[str, str, int]:
@@ -159,6 +212,7 @@ def parse_post(text: str, path: Path, config: SiteConfig) -> tuple[SourcePost, l
         draft=draft,
         body=body,
         body_line=body_line,
+        body_hash=_hash(body),
         bundle_dir=(config.root / path.parent) if path.name == "index.md" else None,
     )
     return post, warnings

@@ -13,7 +13,7 @@ from site_builder.citation import Citation, make_citation
 from site_builder.config import SiteConfig
 from site_builder.content import SourcePost
 from site_builder.markdown import Rendered
-from site_builder.markdown.headings import slugify as tag_slug
+from site_builder.slug import slugify as tag_slug
 
 
 @dataclass(frozen=True)
@@ -72,6 +72,11 @@ def make_post(source: SourcePost, rendered: Rendered, config: SiteConfig) -> Pos
         source.author, source.title, source.date.year, config.absolute_url(path)
     )
     return Post(source=source, rendered=rendered, path=path, citation=citation)
+
+
+def sort_posts(sources: tuple[SourcePost, ...] | list[SourcePost]) -> list[SourcePost]:
+    """Newest first; the slug breaks ties so the order never depends on the file system."""
+    return sorted(sources, key=lambda s: (s.date, s.slug), reverse=True)
 
 
 def build_site(config: SiteConfig, posts: list[Post]) -> Site:

@@ -14,7 +14,7 @@ from pathlib import Path
 from site_builder.clock import reference_time
 from site_builder.config import SiteConfig
 from site_builder.errors import BuildError
-from site_builder.markdown.headings import slugify
+from site_builder.slug import slugify
 
 
 def post_text(title: str, today: str) -> str:

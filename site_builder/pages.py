@@ -6,6 +6,7 @@ with the template's name and line, not an empty string on the live site.
 
 from __future__ import annotations
 
+import hashlib
 import traceback
 from collections.abc import Iterator
 from datetime import datetime
@@ -13,12 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from jinja2 import meta as jinja_meta
 
 from site_builder import feeds
+from site_builder.config import SiteConfig
 from site_builder.errors import BuildError
-from site_builder.markdown.headings import slugify
 from site_builder.meta import page_meta, post_meta
 from site_builder.model import Post, Site
+from site_builder.slug import slugify
 
 MONTHS = (
     "January",
@@ -41,8 +44,18 @@ def human_date(value: datetime) -> str:
     return f"{value.day} {MONTHS[value.month - 1]} {value.year}"
 
 
-def make_environment(site: Site) -> jinja2.Environment:
-    config = site.config
+def make_environment(
+    config: SiteConfig, site: Site | None = None, cache_dir: Path | None = None
+) -> jinja2.Environment:
+    """The Jinja environment; ``site`` is None where only post pages are rendered (workers).
+
+    Post pages see only their post and its neighbours, never the whole site, so
+    a post page can be rebuilt alone. Compiled templates are cached on disk.
+    """
+    bytecode_cache = None
+    if cache_dir is not None:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        bytecode_cache = jinja2.FileSystemBytecodeCache(str(cache_dir))
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(config.root / "templates")),
         autoescape=jinja2.select_autoescape(["html", "xml"], default_for_string=True),
@@ -50,12 +63,44 @@ def make_environment(site: Site) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        bytecode_cache=bytecode_cache,
     )
-    env.globals.update(site=site, config=config, url=config.url, absolute_url=config.absolute_url)
+    env.globals.update(config=config, url=config.url, absolute_url=config.absolute_url)
+    if site is not None:
+        env.globals["site"] = site
     env.filters["human_date"] = human_date
     env.filters["iso"] = lambda d: d.isoformat()
     env.filters["tag_slug"] = slugify
     return env
+
+
+def template_closure_hash(config: SiteConfig, name: str) -> str:
+    """Hash of a template and every template it extends, includes or imports.
+
+    A post page depends on exactly these files, so editing ``tag.html`` does
+    not re-render a thousand post pages.
+    """
+    folder = config.root / "templates"
+    seen: set[str] = set()
+    pending = [name]
+    digest = hashlib.sha256()
+    while pending:
+        current = pending.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        try:
+            source = (folder / current).read_text(encoding="utf-8")
+        except OSError:
+            digest.update(f"missing {current}".encode())
+            continue
+        digest.update(current.encode() + b"\0" + source.encode())
+        try:
+            referenced = jinja_meta.find_referenced_templates(jinja2.Environment().parse(source))
+        except jinja2.TemplateSyntaxError:
+            continue  # the render itself reports it with its line
+        pending.extend(sorted(r for r in referenced if r))
+    return digest.hexdigest()
 
 
 def render_template(env: jinja2.Environment, name: str, **context: Any) -> str:
@@ -90,24 +135,28 @@ def archive_years(posts: tuple[Post, ...]) -> list[tuple[int, list[Post]]]:
     return sorted(years.items(), reverse=True)
 
 
-def render_pages(site: Site) -> Iterator[tuple[str, str]]:
-    """Yield (site-relative output path, text) for every page and feed of the site."""
-    env = make_environment(site)
+def render_post_page(
+    env: jinja2.Environment, config: SiteConfig, post: Post, older: Any, newer: Any
+) -> str:
+    """One post's page. ``older``/``newer`` need only ``title`` and ``path``."""
+    return render_template(
+        env,
+        "post.html",
+        post=post,
+        older=older,
+        newer=newer,
+        page_path=post.path,
+        meta=post_meta(config, post),
+    )
+
+
+def render_site_pages(site: Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]:
+    """Yield (site-relative output path, text) for every page that lists posts, and the feeds.
+
+    Feed entries need their post's full HTML: the caller passes a site whose
+    newest ``feeds.FEED_SIZE`` posts carry it.
+    """
     config = site.config
-    for post in site.posts:
-        older, newer = site.previous_and_next(post)
-        yield (
-            post.path + "index.html",
-            render_template(
-                env,
-                "post.html",
-                post=post,
-                older=older,
-                newer=newer,
-                page_path=post.path,
-                meta=post_meta(config, post),
-            ),
-        )
     yield (
         "index.html",
         render_template(

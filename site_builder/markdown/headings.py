@@ -7,8 +7,6 @@ itself are reserved so a heading called "Notes" cannot collide with them.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -18,19 +16,14 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
+from site_builder.slug import slugify
+
 RESERVED_IDS = frozenset({"notes", "cite", "main", "top", "title", "references"})
 
 
 def headings_plugin(md: MarkdownIt) -> None:
     md.core.ruler.push("heading_ids", _assign_ids)
     md.add_render_rule("heading_close", _render_close)
-
-
-def slugify(text: str) -> str:
-    """Lowercase words joined by ``-``; accents folded, so ``Café`` gives ``cafe``."""
-    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    text = re.sub(r"[^\w\s-]", "", text.lower())
-    return re.sub(r"[\s_-]+", "-", text).strip("-") or "section"
 
 
 def _plain_text(inline: Token) -> str:

@@ -174,7 +174,7 @@ def _merge_complex_operatorname(parent: ET.Element) -> None:
         row.extend(merged)
         if len(row) > 1:
             row.set("class", "operatorname")
-        elif row is target:
+        elif len(row) == 1 and row is target:
             parent.insert(list(parent).index(target), row[0])
             parent.remove(target)
 

@@ -1,0 +1,185 @@
+"""The build cache in ``.cache/``: rendered posts and what the last build wrote.
+
+Everything here is an optimisation that must never change a byte of output:
+
+* Entries are keyed by a hash of their inputs *and* the code version (this
+  package's source and the versions of the libraries that shape the HTML), so
+  an upgrade or an edit to a renderer invalidates them.
+* Every entry carries a SHA-256 of its payload and is verified on read; a
+  corrupt, truncated or unreadable entry is deleted and recomputed, never used.
+* Output files are reused (hard-linked from the previous ``public/``) only when
+  the manifest says they were produced from the same key *and* the file is still
+  the one we wrote (same size and modification time).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import pickle
+import re
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from site_builder.writer import OutputEntry
+
+FORMAT = 1
+LIBRARIES = (
+    "markdown-it-py",
+    "mdit-py-plugins",
+    "latex2mathml",
+    "pygments",
+    "jinja2",
+    "fonttools",
+    "numpy",
+    "linkify-it-py",
+)
+
+
+@cache
+def code_version() -> str:
+    """Hash of this package's source and the renderer libraries' versions."""
+    digest = hashlib.sha256(f"format {FORMAT}".encode())
+    package = Path(__file__).resolve().parent
+    for source in sorted(package.rglob("*.py")):
+        digest.update(source.relative_to(package).as_posix().encode())
+        digest.update(source.read_bytes())
+    installed = _installed_versions()
+    for name in LIBRARIES:
+        digest.update(f"{name}={installed.get(_normalise(name), 'none')}".encode())
+    return digest.hexdigest()
+
+
+def _normalise(name: str) -> str:
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+def _installed_versions() -> dict[str, str]:
+    """Versions from ``*.dist-info`` folder names: importlib.metadata would cost more start-up
+    time than a whole no-op build."""
+    versions: dict[str, str] = {}
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for folder in names:
+            if folder.endswith(".dist-info") and "-" in folder:
+                name, version = folder[: -len(".dist-info")].rsplit("-", 1)
+                versions.setdefault(_normalise(name), version)
+    return versions
+
+
+def hash_parts(*parts: object) -> str:
+    """A stable key from text/bytes parts (``repr`` for anything else)."""
+    digest = hashlib.sha256()
+    for part in parts:
+        data = part if isinstance(part, bytes) else str(part).encode("utf-8", "surrogatepass")
+        digest.update(len(data).to_bytes(8, "little"))
+        digest.update(data)
+    return digest.hexdigest()
+
+
+def _dump(value: Any) -> bytes:
+    payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    return hashlib.sha256(payload).digest() + payload
+
+
+def _load(data: bytes) -> Any:
+    """Unpickle a verified payload; raises ValueError when the checksum does not match."""
+    checksum, payload = data[:32], data[32:]
+    if len(data) < 32 or hashlib.sha256(payload).digest() != checksum:
+        raise ValueError("checksum mismatch")
+    return pickle.loads(payload)  # our own files, verified above
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@dataclass
+class Manifest:
+    """What the previous build left in ``out``, plus the per-post summaries it computed."""
+
+    version: str = ""  # code_version() of the build that wrote it
+    out: str = ""
+    outputs: dict[str, OutputEntry] = field(default_factory=dict)
+    summaries: dict[str, Any] = field(default_factory=dict)  # render key -> PostSummary
+    records: dict[str, Any] = field(default_factory=dict)  # post path -> content.FileRecord
+
+
+class Cache:
+    """A directory of verified pickles. ``enabled=False`` makes every lookup a miss."""
+
+    def __init__(self, directory: Path, enabled: bool = True) -> None:
+        self.directory = directory
+        self.enabled = enabled
+
+    def _path(self, kind: str, key: str) -> Path:
+        return self.directory / kind / key[:2] / key
+
+    def get(self, kind: str, key: str) -> Any | None:
+        if not self.enabled:
+            return None
+        path = self._path(kind, key)
+        try:
+            return _load(path.read_bytes())
+        except FileNotFoundError:
+            return None
+        except Exception:  # corrupt or from an incompatible version: discard it
+            path.unlink(missing_ok=True)
+            return None
+
+    def put(self, kind: str, key: str, value: Any) -> None:
+        if not self.enabled:
+            return
+        with contextlib.suppress(OSError):  # a read-only or full disk costs speed, not the build
+            atomic_write(self._path(kind, key), _dump(value))
+
+    def get_bytes(self, kind: str, key: str) -> bytes | None:
+        value = self.get(kind, key)
+        return value if isinstance(value, bytes) else None
+
+    def prune(self, kind: str, keep: set[str]) -> None:
+        """Drop entries no longer referenced, so the cache does not grow without bound."""
+        root = self.directory / kind
+        if not self.enabled or not root.is_dir():
+            return
+        for shard in root.iterdir():
+            for entry in shard.iterdir():
+                if entry.name not in keep:
+                    entry.unlink(missing_ok=True)
+
+    def load_manifest(self, out: Path) -> Manifest:
+        if not self.enabled:
+            return Manifest()
+        try:
+            manifest = _load((self.directory / "manifest").read_bytes())
+        except Exception:
+            return Manifest()
+        if not isinstance(manifest, Manifest) or manifest.version != code_version():
+            return Manifest()  # another version of the code: nothing it says can be trusted
+        if manifest.out != str(out):  # another output directory: only its outputs differ
+            return Manifest(
+                version=manifest.version, summaries=manifest.summaries, records=manifest.records
+            )
+        return manifest
+
+    def save_manifest(self, manifest: Manifest) -> None:
+        if not self.enabled:
+            return
+        with contextlib.suppress(OSError):
+            atomic_write(self.directory / "manifest", _dump(manifest))

@@ -1,0 +1,116 @@
+"""The configured parser and the render function (see the package docstring).
+
+Imported lazily: this module pulls in markdown-it, every syntax extension and
+the libraries behind them.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from site_builder.errors import BuildErrors, BuildWarning, Location
+from site_builder.markdown import (
+    Heading,
+    MarkdownContext,
+    Rendered,
+    code,
+    footnotes,
+    headings,
+    images,
+    margin,
+    math_ext,
+    tables,
+)
+from site_builder.markdown.figures import figures_plugin
+
+_LINK_HINTS = ("://", "www.", "@")
+
+
+@lru_cache(maxsize=4)
+def create_parser(raw_html: bool = True) -> MarkdownIt:
+    """One configured parser per option set; cached because building one costs ~1 ms."""
+    md = MarkdownIt("commonmark", {"html": raw_html, "linkify": True, "typographer": False})
+    md.enable(["table", "strikethrough", "linkify"])
+    # linkify-it's pretest runs a large regex over every text token (a sixth of
+    # a parse). GFM autolinks all contain one of these hints, so look for those
+    # first; this also keeps bare "example.com" as text, as GFM does.
+    full_pretest = md.linkify.pretest
+    md.linkify.pretest = lambda text: any(h in text for h in _LINK_HINTS) and full_pretest(text)
+    md.use(math_ext.math_plugin)
+    md.use(footnotes.footnotes_plugin)
+    md.use(margin.margin_plugin)
+    md.use(code.code_plugin)
+    md.use(headings.headings_plugin)
+    md.use(tables.tables_plugin)
+    md.use(images.images_plugin)
+    md.use(figures_plugin)
+    return md
+
+
+def render(text: str, ctx: MarkdownContext) -> Rendered:
+    """Render a Markdown document. Raises BuildErrors listing every problem found."""
+    md = create_parser(ctx.raw_html)
+    env: dict[str, Any] = {"ctx": ctx, "errors": []}
+    tokens = md.parse(text, env)
+    if env["errors"]:
+        raise BuildErrors(env["errors"])
+    split = next((i for i, t in enumerate(tokens) if t.type == "footnote_block_open"), len(tokens))
+    html = md.renderer.render(tokens[:split], md.options, env)
+    notes_html = md.renderer.render(tokens[split:], md.options, env) if split < len(tokens) else ""
+    return Rendered(
+        html=html,
+        notes_html=notes_html,
+        headings=tuple(Heading(*h) for h in env.get("headings", [])),
+        links=tuple(_links(tokens)),
+        words=_count_words(tokens),
+        warnings=tuple(_unused_footnotes(text, ctx, env.get("unused_footnotes", []))),
+        files=tuple(sorted(env.get("files", {}).items())),
+    )
+
+
+def _unused_footnotes(text: str, ctx: MarkdownContext, labels: list[str]) -> list[BuildWarning]:
+    """A definition nobody references is usually a typo in the reference."""
+    lines = text.split("\n")
+    warnings = []
+    for label in labels:
+        where = next(
+            (n for n, ln in enumerate(lines, 1) if ln.lstrip().startswith(f"[^{label}]:")), None
+        )
+        line = None if where is None else where + ctx.line_offset
+        message = f"footnote [^{label}] is defined but never referenced"
+        warnings.append(BuildWarning(Location(ctx.path, line), message))
+    return warnings
+
+
+def _links(tokens: list[Token]) -> list[str]:
+    """Every link and image target, in order, for the link checker."""
+    found: list[str] = []
+    for token in tokens:
+        for child in token.children or []:
+            if child.type == "link_open":
+                found.append(str(child.attrs.get("href", "")))
+            elif child.type == "image":
+                found.append(str(child.attrs.get("src", "")))
+    return found
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _count_words(tokens: list[Token]) -> int:
+    """Words a reader reads: prose, inline code and code blocks; math counts as one word."""
+    count = 0
+    for token in tokens:
+        if token.type in ("fence", "code_block"):
+            count += len(_WORD.findall(token.content))
+        for child in token.children or []:
+            if child.type in ("text", "code_inline"):
+                count += len(_WORD.findall(child.content))
+            elif child.type == "math_inline":
+                count += 1
+    return count

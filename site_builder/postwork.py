@@ -1,0 +1,141 @@
+"""The unit of work for one post: Markdown, then its page, written straight into the stage.
+
+It runs in worker processes (or inline for small jobs). Each worker keeps one
+Markdown parser, one Jinja environment and its own memoised math and lexers,
+and sends back only a small summary: the main process never holds every
+post's HTML, which keeps its memory flat as the site grows.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from site_builder import content, fonts, pages
+from site_builder.cache import Cache
+from site_builder.config import SiteConfig
+from site_builder.content import SourcePost
+from site_builder.errors import BuildError, BuildErrors
+from site_builder.markdown import MarkdownContext, Rendered
+from site_builder.model import make_post
+from site_builder.writer import OutputEntry
+
+
+@dataclass(frozen=True)
+class Neighbour:
+    """What a post page shows of the posts before and after it."""
+
+    title: str
+    path: str
+
+
+@dataclass(frozen=True)
+class PostSummary:
+    """A rendered post without its HTML: what listings, feeds and the font need."""
+
+    rendered: Rendered  # html, notes_html and files emptied
+    file_names: tuple[str, ...]
+    math_chars: frozenset[str]
+
+
+@dataclass(frozen=True)
+class PostJob:
+    source: SourcePost
+    render_key: str
+    page_key: str
+    older: Neighbour | None
+    newer: Neighbour | None
+    want_full: bool  # the feed needs this post's HTML back
+
+
+@dataclass(frozen=True)
+class PostResult:
+    slug: str
+    summary: PostSummary | None
+    full: Rendered | None
+    errors: tuple[BuildError, ...]
+    outputs: tuple[tuple[str, OutputEntry], ...]
+
+
+@dataclass
+class WorkerState:
+    config: SiteConfig
+    stage_root: Path
+    cache: Cache
+    env: Any = None  # jinja2.Environment, made on first use in each process
+
+
+_STATE: WorkerState | None = None
+
+
+def set_state(config: SiteConfig, stage_root: Path, cache: Cache) -> None:
+    """Called before forking (inherited) or as a pool initializer (spawn/forkserver)."""
+    global _STATE
+    _STATE = WorkerState(config, stage_root, cache)
+
+
+def summarise(rendered: Rendered) -> PostSummary:
+    return PostSummary(
+        rendered=dataclasses.replace(rendered, html="", notes_html="", files=()),
+        file_names=tuple(name for name, _ in rendered.files),
+        math_chars=fonts.math_characters([rendered.html, rendered.notes_html]),
+    )
+
+
+def render_markdown(source: SourcePost, config: SiteConfig) -> Rendered:
+    from site_builder.markdown import render  # imports the Markdown libraries on first use
+
+    ctx = MarkdownContext(
+        path=source.path,
+        line_offset=source.body_line - 1,
+        raw_html=config.raw_html,
+        resource_dir=source.bundle_dir,
+    )
+    return render(source.body, ctx)
+
+
+def _write(state: WorkerState, rel: str, data: bytes, key: str) -> tuple[str, OutputEntry]:
+    target = state.stage_root / rel
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.unlink(missing_ok=True)
+    target.write_bytes(data)
+    stat = target.stat()
+    return rel, OutputEntry(key, stat.st_size, stat.st_mtime_ns)
+
+
+def run_job(job: PostJob) -> PostResult:
+    """Render (or fetch from the cache) one post's Markdown, then write its page and files."""
+    state = _STATE
+    assert state is not None, "set_state() must run before jobs"
+    config = state.config
+    rendered = state.cache.get("render", job.render_key)
+    if not isinstance(rendered, Rendered):
+        try:
+            rendered = render_markdown(content.reload(job.source, config), config)
+        except BuildErrors as exc:
+            return PostResult(job.source.slug, None, None, tuple(exc.errors), ())
+        except BuildError as exc:
+            return PostResult(job.source.slug, None, None, (exc,), ())
+        state.cache.put("render", job.render_key, rendered)
+    if state.env is None:
+        state.env = pages.make_environment(
+            config, cache_dir=state.cache.directory / "jinja" if state.cache.enabled else None
+        )
+    post = make_post(job.source, rendered, config)
+    try:
+        html = pages.render_post_page(state.env, config, post, job.older, job.newer)
+    except BuildError as exc:
+        return PostResult(job.source.slug, None, None, (exc,), ())
+    outputs = [_write(state, post.path + "index.html", html.encode("utf-8"), job.page_key)]
+    outputs += [
+        _write(state, post.path + name, data, job.render_key) for name, data in rendered.files
+    ]
+    return PostResult(
+        slug=job.source.slug,
+        summary=summarise(rendered),
+        full=rendered if job.want_full else None,
+        errors=(),
+        outputs=tuple(outputs),
+    )

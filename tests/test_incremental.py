@@ -1,0 +1,174 @@
+"""Incremental and parallel builds must produce exactly the bytes of a clean serial build.
+
+Each scenario changes the input the way an author would, rebuilds the same
+output directory with the cache, then compares it file by file with a clean
+``--no-cache --jobs 1`` build of the same input into a fresh directory.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bench.corpus import make_corpus, post
+from site_builder.build import build
+from site_builder.config import load_config
+from site_builder.writer import STAGING_PREFIX, recover
+from tests.test_errors import tree_digest
+
+
+def clean_build(site: Path, dest: Path) -> dict[str, str]:
+    shutil.rmtree(dest, ignore_errors=True)
+    build(load_config(site), dest, jobs=1, use_cache=False)
+    return tree_digest(dest)
+
+
+def rebuild(site: Path, jobs: int = 1) -> int:
+    """Incremental build into site/public; returns how many posts were rendered."""
+    return build(load_config(site), site / "public", jobs=jobs).rendered
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    site = make_corpus(tmp_path / "site", 24)
+    rebuild(site)
+    return site
+
+
+def assert_matches_clean(site: Path, tmp_path: Path) -> None:
+    assert tree_digest(site / "public") == clean_build(site, tmp_path / "clean")
+
+
+def test_parallel_equals_serial(tmp_path: Path) -> None:
+    site = make_corpus(tmp_path / "site", 40)
+    build(load_config(site), tmp_path / "parallel", jobs=2, use_cache=False)
+    assert tree_digest(tmp_path / "parallel") == clean_build(site, tmp_path / "serial")
+
+
+def test_noop_rebuild_renders_nothing(site: Path, tmp_path: Path) -> None:
+    before = tree_digest(site / "public")
+    assert rebuild(site) == 0
+    assert tree_digest(site / "public") == before
+    assert_matches_clean(site, tmp_path)
+
+
+def test_edit_one_post(site: Path, tmp_path: Path) -> None:
+    victim = site / "content/posts/post-00005.md"
+    victim.write_text(victim.read_text() + "\nA new closing sentence with $x^2$.\n")
+    assert rebuild(site) == 1
+    assert "A new closing sentence" in (site / "public/posts/post-00005/index.html").read_text()
+    assert_matches_clean(site, tmp_path)
+
+
+def test_edit_title_updates_neighbours_and_listings(site: Path, tmp_path: Path) -> None:
+    victim = site / "content/posts/post-00005.md"
+    victim.write_text(victim.read_text().replace("title: Post 5 on", "title: Renamed 5 on", 1))
+    rendered = rebuild(site)
+    assert 1 <= rendered <= 3  # the post and its two neighbours' "Older/Newer" links
+    assert "Renamed 5 on" in (site / "public/index.html").read_text()
+    assert_matches_clean(site, tmp_path)
+
+
+def test_add_delete_and_rename_posts(site: Path, tmp_path: Path) -> None:
+    posts = site / "content/posts"
+    (posts / "added.md").write_text(post(424242))
+    rebuild(site)
+    assert (site / "public/posts/added/index.html").exists()
+    assert_matches_clean(site, tmp_path)
+
+    (posts / "post-00003.md").unlink()
+    rebuild(site)
+    assert not (site / "public/posts/post-00003").exists()
+    assert "posts/post-00003/" not in (site / "public/sitemap.xml").read_text()
+    assert_matches_clean(site, tmp_path)
+
+    (posts / "post-00004.md").rename(posts / "renamed.md")
+    rebuild(site)
+    assert (site / "public/posts/renamed/index.html").exists()
+    assert not (site / "public/posts/post-00004").exists()
+    assert_matches_clean(site, tmp_path)
+
+
+def test_template_change_rerenders_pages_not_markdown(site: Path, tmp_path: Path) -> None:
+    template = site / "templates/post.html"
+    template.write_text(template.read_text().replace("Cite this post", "Cite this article"))
+    rebuild(site)
+    assert "Cite this article" in (site / "public/posts/post-00001/index.html").read_text()
+    assert_matches_clean(site, tmp_path)
+
+    tag_template = site / "templates/tag.html"
+    tag_template.write_text(tag_template.read_text() + "{# a comment #}\n")
+    assert rebuild(site) == 0, "a tag template change must not re-render post pages"
+    assert_matches_clean(site, tmp_path)
+
+
+def test_site_yaml_and_static_changes(site: Path, tmp_path: Path) -> None:
+    config = site / "site.yaml"
+    config.write_text(config.read_text().replace("title: Bench", "title: Benchmarks"))
+    rebuild(site)
+    assert "Benchmarks" in (site / "public/posts/post-00002/index.html").read_text()
+    assert_matches_clean(site, tmp_path)
+
+    css = site / "static/css/site.css"
+    css.write_text(css.read_text() + "\n/* changed */\n")
+    assert rebuild(site) == 0
+    assert (site / "public/static/css/site.css").read_text().endswith("/* changed */\n")
+    assert_matches_clean(site, tmp_path)
+
+
+def test_corrupt_cache_is_discarded(site: Path, tmp_path: Path) -> None:
+    cache = site / ".cache"
+    for entry in (cache / "render").rglob("*"):
+        if entry.is_file():
+            entry.write_bytes(entry.read_bytes()[:-7] + b"garbage")
+    (cache / "manifest").write_bytes(b"\x00not a manifest")
+    victim = site / "content/posts/post-00001.md"
+    victim.write_text(victim.read_text() + "\nEdited.\n")
+    rebuild(site)
+    assert_matches_clean(site, tmp_path)
+
+
+def test_tampered_output_is_rebuilt(site: Path, tmp_path: Path) -> None:
+    page = site / "public/posts/post-00002/index.html"
+    page.write_text("tampered")
+    rebuild(site)
+    assert_matches_clean(site, tmp_path)
+
+
+def test_parallel_incremental_equals_clean(site: Path, tmp_path: Path) -> None:
+    template = site / "templates/post.html"
+    template.write_text(template.read_text() + "{# force every post page #}\n")
+    assert rebuild(site, jobs=2) == 24
+    assert_matches_clean(site, tmp_path)
+
+
+def test_interrupted_commit_is_rolled_forward(tmp_path: Path) -> None:
+    out = tmp_path / "public"
+    (out / "posts/a").mkdir(parents=True)
+    (out / "posts/a/index.html").write_text("old a")
+    (out / "gone.html").write_text("to delete")
+    stage = tmp_path / f"{STAGING_PREFIX}public-x"
+    (stage / "posts/a").mkdir(parents=True)
+    (stage / "posts/a/index.html").write_text("new a")
+    journal = tmp_path / f"{STAGING_PREFIX}public.journal"
+    journal.write_text(
+        json.dumps({"stage": str(stage), "moves": ["posts/a/index.html"], "removed": ["gone.html"]})
+    )
+    assert recover(out)
+    assert (out / "posts/a/index.html").read_text() == "new a"
+    assert not (out / "gone.html").exists()
+    assert not journal.exists() and not stage.exists()
+
+
+def test_failed_incremental_build_leaves_output_alone(site: Path) -> None:
+    before = tree_digest(site / "public")
+    victim = site / "content/posts/post-00001.md"
+    victim.write_text(victim.read_text() + "\n$\\nosuchcommand$\n")
+    with pytest.raises(Exception, match="nosuchcommand"):
+        rebuild(site)
+    assert tree_digest(site / "public") == before
+    assert not [p for p in os.listdir(site) if p.startswith(STAGING_PREFIX)]
