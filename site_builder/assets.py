@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pygments.formatters import HtmlFormatter
-
 from site_builder import fonts
 from site_builder.cache import Cache, code_version, hash_parts
 from site_builder.writer import Output
@@ -24,6 +22,8 @@ FONTS_CSS = "static/css/fonts.css"
 
 def pygments_css() -> str:
     """Light theme by default, dark theme under ``prefers-color-scheme: dark``."""
+    from pygments.formatters import HtmlFormatter
+
     light = HtmlFormatter(style=LIGHT_STYLE).get_style_defs(".highlight")
     dark = HtmlFormatter(style=DARK_STYLE).get_style_defs(".highlight")
     dark_indented = "\n".join("  " + line for line in dark.splitlines())

@@ -11,22 +11,21 @@ build instead of being rendered again (see ``cache.py`` for why that is safe).
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from site_builder import assets, clock, content, feeds, pages, postwork
 from site_builder.cache import Cache, Manifest, code_version, hash_parts
 from site_builder.config import SiteConfig
 from site_builder.errors import BuildError, BuildErrors, BuildWarning
 from site_builder.markdown import Rendered
-from site_builder.model import build_site, make_post, sort_posts
+from site_builder.model import Post, Site, build_site, make_post, sort_posts
 from site_builder.postwork import Neighbour, PostJob, PostResult, PostSummary
 from site_builder.writer import Output, staged_output
 
@@ -77,12 +76,29 @@ def plan_jobs(sources: tuple[content.SourcePost, ...], config: SiteConfig) -> li
             render_key,
             config_key,
             template,
-            repr(replace(source, body="")),
+            _front_matter(source),
             repr(older),
             repr(newer),
         )
         jobs.append(PostJob(source, render_key, page_key, older, newer, source.slug in feed))
     return jobs
+
+
+def _front_matter(source: content.SourcePost) -> str:
+    """Everything a page shows of a post besides its body, as one string to hash."""
+    return repr(
+        (
+            source.path,
+            source.slug,
+            source.title,
+            source.date,
+            source.updated,
+            source.author,
+            source.description,
+            source.tags,
+            source.draft,
+        )
+    )
 
 
 def _neighbour(ordered: list[content.SourcePost], index: int) -> Neighbour | None:
@@ -111,6 +127,9 @@ def run_jobs(
     if workers <= 1 or len(jobs) < PARALLEL_THRESHOLD:
         yield from map(postwork.run_job, jobs)
         return
+    import multiprocessing  # only parallel builds pay for importing these
+    from concurrent.futures import ProcessPoolExecutor
+
     # fork shares the loaded modules for free, but is unsafe once threads exist
     # (the dev server has some); spawn is the safe fallback.
     method = "fork" if threading.active_count() == 1 else "spawn"
@@ -153,9 +172,7 @@ def build(
     full: dict[str, Rendered] = {}
 
     with staged_output(out, previous.outputs, incremental=bool(previous.outputs)) as output:
-        pending = [
-            job for job in planned if not _reuse(job, previous, output, cache, summaries, full)
-        ]
+        pending = [job for job in planned if not _reuse(job, previous, output, summaries)]
         workers = jobs or default_jobs()
         for done, result in enumerate(run_jobs(pending, config, output, cache, workers), 1):
             errors.extend(result.errors)
@@ -180,34 +197,27 @@ def build(
                 path = f"posts/{job.source.slug}/{rel}"
                 output.copy(path, source, f"file:{stat.st_size}:{stat.st_mtime_ns}")
         posts = [
-            make_post(
-                job.source, full.get(job.source.slug) or summaries[job.source.slug].rendered, config
-            )
-            for job in planned
+            make_post(job.source, summaries[job.source.slug].rendered, config) for job in planned
         ]
-        site = build_site(config, posts)
-        env = pages.make_environment(config, site, _jinja_cache(cache))
-        page_count = len(posts)
-        for rel, text in pages.render_site_pages(site, env):
-            output.write(rel, text)
-            page_count += rel.endswith(".html")
-        math_chars = frozenset().union(*(s.math_chars for s in summaries.values()))
-        assets.write_assets(config.root, output, math_chars, cache)
-        output.write(".nojekyll", "")
+        groups = SiteOutputs(config, planned, posts, summaries, full, previous, output, cache)
+        groups.write_all()
 
-    cache.save_manifest(
-        Manifest(
-            version=code_version(),
-            out=str(out),
-            outputs=output.entries,
-            summaries={job.render_key: summaries[job.source.slug] for job in planned},
-            records=loaded.records,
+    if output.changed or pending or loaded.reparsed or set(output.entries) != set(previous.outputs):
+        cache.save_manifest(
+            Manifest(
+                version=code_version(),
+                out=str(out),
+                outputs=output.entries,
+                summaries={job.render_key: summaries[job.source.slug] for job in planned},
+                records=loaded.records,
+                groups=groups.groups,
+            )
         )
-    )
     if pending:
         cache.prune("render", {job.render_key for job in planned})
+        cache.prune("fragments", {hash_parts(code_version(), job.source.path) for job in planned})
     return BuildResult(
-        pages=page_count,
+        pages=sum(rel.endswith(".html") for rel in output.entries),
         posts=len(posts),
         seconds=time.perf_counter() - started,
         warnings=tuple(warnings),
@@ -216,12 +226,7 @@ def build(
 
 
 def _reuse(
-    job: PostJob,
-    previous: Manifest,
-    output: Output,
-    cache: Cache,
-    summaries: dict[str, PostSummary],
-    full: dict[str, Rendered],
+    job: PostJob, previous: Manifest, output: Output, summaries: dict[str, PostSummary]
 ) -> bool:
     """Keep a post's page and files from the last build when nothing it depends on changed.
 
@@ -236,15 +241,110 @@ def _reuse(
         return False
     if not all(output.reusable(rel, job.render_key) for rel in files):
         return False
-    if job.want_full:
-        rendered = cache.get("render", job.render_key)
-        if not isinstance(rendered, Rendered):
-            return False
-        full[job.source.slug] = rendered
     for rel in [page, *files]:
         output.keep(rel)
     summaries[job.source.slug] = summary
     return True
+
+
+class SiteOutputs:
+    """The site-wide files: listings, the feed and the assets, each group rebuilt only when
+    its inputs changed. A body edit that keeps a post's title, dates and reading time
+    leaves every listing page alone."""
+
+    def __init__(
+        self,
+        config: SiteConfig,
+        planned: list[PostJob],
+        posts: list[Post],
+        summaries: dict[str, PostSummary],
+        full: dict[str, Rendered],
+        previous: Manifest,
+        output: Output,
+        cache: Cache,
+    ) -> None:
+        self.config = config
+        self.planned = planned
+        self.posts = posts
+        self.summaries = summaries
+        self.full = full
+        self.previous = previous
+        self.output = output
+        self.cache = cache
+        self.groups: dict[str, tuple[str, list[str]]] = {}
+        templates = sorted((config.root / "templates").rglob("*"))
+        self.base_key = hash_parts(
+            code_version(),
+            repr(replace(config, root=Path("."))),
+            *(f"{t.name}:{t.read_bytes().hex()}" for t in templates if t.is_file()),
+        )
+
+    def write_all(self) -> None:
+        listing = hash_parts(
+            self.base_key,
+            *(f"{_front_matter(post.source)}{post.reading_minutes}" for post in self.posts),
+        )
+        feed = hash_parts(listing, *(job.render_key for job in self.planned[: feeds.FEED_SIZE]))
+        statics = [(rel, src.stat()) for rel, src in assets.static_files(self.config.root)]
+        chars = frozenset().union(*(s.math_chars for s in self.summaries.values()))
+        font = assets.fonts.find_font(self.config.root)
+        asset_key = hash_parts(
+            self.base_key,
+            "".join(sorted(chars)),
+            *(f"{rel}:{st.st_size}:{st.st_mtime_ns}" for rel, st in statics),
+            f"{font}:{font.stat().st_mtime_ns}" if font else "no font",
+        )
+        self._group("listings", listing, self._write_listings)
+        self._group("feed", feed, self._write_feed)
+        self._group("assets", asset_key, lambda: self._write_assets(chars))
+
+    def _group(self, name: str, key: str, write: Callable[[], None]) -> None:
+        known = self.previous.groups.get(name)
+        if known is not None and known[0] == key:
+            files = known[1]
+            entries = self.previous.outputs
+            if all(rel in entries and self.output.reusable(rel, entries[rel].key) for rel in files):
+                for rel in files:
+                    self.output.keep(rel)
+                self.groups[name] = known
+                return
+        before = set(self.output.entries)
+        write()
+        self.groups[name] = (key, sorted(set(self.output.entries) - before))
+
+    def _site(self, with_feed_html: bool) -> Site:
+        posts = self.posts
+        if with_feed_html:
+            posts = [
+                make_post(post.source, self._full(job), self.config)
+                if index < feeds.FEED_SIZE
+                else post
+                for index, (job, post) in enumerate(zip(self.planned, posts, strict=True))
+            ]
+        return build_site(self.config, posts)
+
+    def _full(self, job: PostJob) -> Rendered:
+        """A feed entry's HTML: from this build, the cache, or (cache lost) rendered again."""
+        rendered = self.full.get(job.source.slug) or self.cache.get("render", job.render_key)
+        if isinstance(rendered, Rendered):
+            return rendered
+        return postwork.render_markdown(content.reload(job.source, self.config), self.config)
+
+    def _env(self, site: Site) -> Any:
+        return pages.make_environment(self.config, site, _jinja_cache(self.cache))
+
+    def _write_listings(self) -> None:
+        site = self._site(with_feed_html=False)
+        for rel, text in pages.render_listing_pages(site, self._env(site)):
+            self.output.write(rel, text)
+
+    def _write_feed(self) -> None:
+        site = self._site(with_feed_html=True)
+        self.output.write("feed.xml", pages.render_feed(site, self._env(site)))
+
+    def _write_assets(self, chars: frozenset[str]) -> None:
+        assets.write_assets(self.config.root, self.output, chars, self.cache)
+        self.output.write(".nojekyll", "")
 
 
 def _jinja_cache(cache: Cache) -> Path | None:

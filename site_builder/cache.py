@@ -119,6 +119,8 @@ class Manifest:
     outputs: dict[str, OutputEntry] = field(default_factory=dict)
     summaries: dict[str, Any] = field(default_factory=dict)  # render key -> PostSummary
     records: dict[str, Any] = field(default_factory=dict)  # post path -> content.FileRecord
+    # Site-wide outputs (listings, feed, assets): group -> (input key, files)
+    groups: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
 
 
 class Cache:

@@ -60,6 +60,7 @@ class LoadedContent:
     warnings: tuple[BuildWarning, ...]
     errors: tuple[BuildError, ...] = ()
     records: dict[str, FileRecord] = field(default_factory=dict)
+    reparsed: int = 0  # files read and parsed (not taken from ``previous``)
 
 
 def find_post_files(config: SiteConfig) -> list[Path]:
@@ -82,6 +83,7 @@ def load_posts(config: SiteConfig, previous: dict[str, FileRecord] | None = None
     warnings: list[BuildWarning] = []
     errors: list[BuildError] = []
     records: dict[str, FileRecord] = {}
+    reparsed = 0
     config_key = repr(config)
     for file in find_post_files(config):
         rel = file.relative_to(config.root)
@@ -98,6 +100,7 @@ def load_posts(config: SiteConfig, previous: dict[str, FileRecord] | None = None
             except BuildError as exc:
                 errors.append(exc)
                 continue
+            reparsed += 1
             stripped = dataclasses.replace(post, body="")
             record = FileRecord(
                 stat.st_size, stat.st_mtime_ns, config_key, stripped, tuple(post_warnings)
@@ -110,7 +113,7 @@ def load_posts(config: SiteConfig, previous: dict[str, FileRecord] | None = None
             continue
         posts.append(post)
     errors.extend(_duplicate_slugs(posts))
-    return LoadedContent(tuple(posts), tuple(warnings), tuple(errors), records)
+    return LoadedContent(tuple(posts), tuple(warnings), tuple(errors), records, reparsed)
 
 
 def read_post(file: Path, rel: Path, config: SiteConfig) -> tuple[SourcePost, list[BuildWarning]]:

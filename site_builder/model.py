@@ -21,7 +21,12 @@ class Post:
     source: SourcePost
     rendered: Rendered
     path: str  # site-relative directory, e.g. "posts/attention/"
-    citation: Citation
+    url: str  # absolute URL of the page
+
+    @cached_property
+    def citation(self) -> Citation:
+        """Made on first use: only post pages show it, listings of 1000 posts don't."""
+        return make_citation(self.source.author, self.source.title, self.source.date.year, self.url)
 
     @property
     def title(self) -> str:
@@ -68,10 +73,7 @@ class Site:
 
 def make_post(source: SourcePost, rendered: Rendered, config: SiteConfig) -> Post:
     path = f"posts/{source.slug}/"
-    citation = make_citation(
-        source.author, source.title, source.date.year, config.absolute_url(path)
-    )
-    return Post(source=source, rendered=rendered, path=path, citation=citation)
+    return Post(source=source, rendered=rendered, path=path, url=config.absolute_url(path))
 
 
 def sort_posts(sources: tuple[SourcePost, ...] | list[SourcePost]) -> list[SourcePost]:

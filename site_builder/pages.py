@@ -150,12 +150,9 @@ def render_post_page(
     )
 
 
-def render_site_pages(site: Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]:
-    """Yield (site-relative output path, text) for every page that lists posts, and the feeds.
-
-    Feed entries need their post's full HTML: the caller passes a site whose
-    newest ``feeds.FEED_SIZE`` posts carry it.
-    """
+def render_listing_pages(site: Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]:
+    """Yield (site-relative output path, text) for the pages that list posts, the 404 page,
+    the sitemap and robots.txt: everything site-wide that needs no post's body."""
     config = site.config
     yield (
         "index.html",
@@ -173,18 +170,20 @@ def render_site_pages(site: Site, env: jinja2.Environment) -> Iterator[tuple[str
             meta=page_meta(config, "404.html", "Page not found"),
         ),
     )
-    yield (
-        "feed.xml",
-        render_template(
-            env,
-            "feed.xml",
-            posts=feeds.feed_posts(site),
-            updated=feeds.newest_update(site.posts),
-            entry_html=feeds.entry_html,
-        ),
-    )
     yield "sitemap.xml", render_template(env, "sitemap.xml", entries=feeds.sitemap_entries(site))
     yield "robots.txt", feeds.robots_txt(config)
+
+
+def render_feed(site: Site, env: jinja2.Environment) -> str:
+    """The Atom feed. Its entries carry their post's full HTML: the caller passes a site
+    whose newest ``feeds.FEED_SIZE`` posts have it."""
+    return render_template(
+        env,
+        "feed.xml",
+        posts=feeds.feed_posts(site),
+        updated=feeds.newest_update(site.posts),
+        entry_html=feeds.entry_html,
+    )
 
 
 def render_listings(env: jinja2.Environment, site: Site) -> Iterator[tuple[str, str]]:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from site_builder import content, fonts, pages
-from site_builder.cache import Cache
+from site_builder.cache import Cache, code_version, hash_parts
 from site_builder.config import SiteConfig
 from site_builder.content import SourcePost
 from site_builder.errors import BuildError, BuildErrors
@@ -84,7 +84,9 @@ def summarise(rendered: Rendered) -> PostSummary:
     )
 
 
-def render_markdown(source: SourcePost, config: SiteConfig) -> Rendered:
+def render_markdown(
+    source: SourcePost, config: SiteConfig, memo: dict[tuple[str, ...], str] | None = None
+) -> Rendered:
     from site_builder.markdown import render  # imports the Markdown libraries on first use
 
     ctx = MarkdownContext(
@@ -92,6 +94,7 @@ def render_markdown(source: SourcePost, config: SiteConfig) -> Rendered:
         line_offset=source.body_line - 1,
         raw_html=config.raw_html,
         resource_dir=source.bundle_dir,
+        memo=memo,
     )
     return render(source.body, ctx)
 
@@ -112,12 +115,19 @@ def run_job(job: PostJob) -> PostResult:
     config = state.config
     rendered = state.cache.get("render", job.render_key)
     if not isinstance(rendered, Rendered):
+        # The fragments of this post's last render: an edit re-converts only what changed.
+        memo_key = hash_parts(code_version(), job.source.path)
+        memo = state.cache.get("fragments", memo_key)
         try:
-            rendered = render_markdown(content.reload(job.source, config), config)
+            rendered = render_markdown(
+                content.reload(job.source, config), config, memo if isinstance(memo, dict) else None
+            )
         except BuildErrors as exc:
             return PostResult(job.source.slug, None, None, tuple(exc.errors), ())
         except BuildError as exc:
             return PostResult(job.source.slug, None, None, (exc,), ())
+        state.cache.put("fragments", memo_key, rendered.fragments)
+        rendered = dataclasses.replace(rendered, fragments={})
         state.cache.put("render", job.render_key, rendered)
     if state.env is None:
         state.env = pages.make_environment(

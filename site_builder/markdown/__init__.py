@@ -13,7 +13,7 @@ that know the source line of each block token; they report problems into
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +35,8 @@ class MarkdownContext:
     # Where relative image paths resolve (a post folder), or None when the
     # document has no files of its own.
     resource_dir: Path | None = None
+    # Fragments of an earlier render of this document, (kind, ..., source) -> HTML.
+    memo: dict[tuple[str, ...], str] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,8 @@ class Rendered:
     # Files an extension produced for this document (e.g. a figure's JSON data),
     # as (path relative to the page, bytes); the writer puts them beside the page.
     files: tuple[tuple[str, bytes], ...] = ()
+    # The fragments this render used (see ``state.memoised``), for the next render.
+    fragments: dict[tuple[str, ...], str] = field(default_factory=dict, compare=False)
 
     @property
     def reading_minutes(self) -> int:

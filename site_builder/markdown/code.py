@@ -11,19 +11,19 @@ import re
 import shlex
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
-from pygments import highlight
-from pygments.formatters import HtmlFormatter
-from pygments.lexer import Lexer
-from pygments.lexers import get_lexer_by_name
-from pygments.util import ClassNotFound
 
-_FORMATTER = HtmlFormatter(nowrap=True)
+from site_builder.markdown.state import memoised
+
+if TYPE_CHECKING:
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexer import Lexer
+
 _KEY_VALUE = re.compile(r"^([A-Za-z_][\w-]*)=(.*)$")
 
 
@@ -51,9 +51,19 @@ def parse_info(info: str) -> tuple[str, dict[str, str]]:
     return lang, attrs
 
 
+@lru_cache(maxsize=1)
+def _formatter() -> HtmlFormatter:
+    from pygments.formatters import HtmlFormatter
+
+    return HtmlFormatter(nowrap=True)
+
+
 @lru_cache(maxsize=64)
 def _lexer(lang: str) -> Lexer | None:
-    """Lexer lookup walks Pygments' registry; cache it per language."""
+    """Lexer lookup walks Pygments' registry and compiles ~200 regexes; once per language."""
+    from pygments.lexers import get_lexer_by_name
+    from pygments.util import ClassNotFound
+
     if not lang:
         return None
     try:
@@ -64,10 +74,12 @@ def _lexer(lang: str) -> Lexer | None:
 
 def highlight_code(code: str, lang: str) -> str:
     """HTML for the inside of ``<code>``: Pygments spans, or escaped text when unknown."""
+    from pygments import highlight
+
     lexer = _lexer(lang.lower())
     if lexer is None:
         return escapeHtml(code)
-    return str(highlight(code, lexer, _FORMATTER))
+    return str(highlight(code, lexer, _formatter()))
 
 
 def _render_fence(
@@ -75,7 +87,7 @@ def _render_fence(
 ) -> str:
     token = tokens[idx]
     lang, attrs = parse_info(token.info)
-    body = highlight_code(token.content, lang)
+    body = memoised(env, ("code", lang, token.content), lambda: highlight_code(token.content, lang))
     lang_class = f' class="language-{escapeHtml(lang)}"' if lang else ""
     pre = f'<pre class="highlight" tabindex="0"><code{lang_class}>{body}</code></pre>'
     filename = attrs.get("filename")

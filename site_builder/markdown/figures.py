@@ -29,7 +29,6 @@ from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 from mdit_py_plugins.container import container_plugin
 
-from site_builder import temperature
 from site_builder.markdown.state import inline_lines, report
 
 
@@ -43,12 +42,15 @@ class Widget:
 
 
 def _temperature_widget() -> Widget:
+    # Imported here: NumPy costs ~0.1 s at start-up, and most pages have no widget.
+    from site_builder import temperature
+
     data = temperature.compute()
     files = {temperature.DATA_FILE: data.to_json()}
     return Widget(temperature.fallback_html(data), files, data_src=temperature.DATA_FILE)
 
 
-WIDGETS: dict[str, Callable[[], Widget]] = {temperature.WIDGET: _temperature_widget}
+WIDGETS: dict[str, Callable[[], Widget]] = {"attention-temperature": _temperature_widget}
 
 
 class FigureState(TypedDict):

@@ -17,7 +17,7 @@ from markdown_it.utils import OptionsDict
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from site_builder.markdown import mathml
-from site_builder.markdown.state import inline_lines, report, source_line
+from site_builder.markdown.state import inline_lines, memoised, report, source_line
 
 
 def math_plugin(md: MarkdownIt) -> None:
@@ -43,7 +43,11 @@ def _convert(state: StateCore) -> None:
 
 def _convert_one(env: dict[str, Any], token: Token, display: bool, line: int | None) -> None:
     try:
-        token.meta["mathml"] = mathml.latex_to_mathml(token.content, display)
+        token.meta["mathml"] = memoised(
+            env,
+            ("math", str(display), token.content),
+            lambda: mathml.latex_to_mathml(token.content, display),
+        )
     except mathml.MathError as exc:
         report(env, None, f"math: {exc}", line=line)
         token.meta["mathml"] = ""

@@ -13,8 +13,6 @@ import re
 import xml.etree.ElementTree as ET
 from functools import lru_cache
 
-from latex2mathml.converter import convert
-
 from site_builder.markdown import mathml_fix
 from site_builder.markdown.mathml_check import MathError, check_source
 
@@ -34,6 +32,8 @@ _INVISIBLE = {"\u00a0": "&#xA0;", "\u2061": "&#x2061;", "\u2062": "&#x2062;"}
 @lru_cache(maxsize=8192)
 def latex_to_mathml(latex: str, display: bool) -> str:
     """Convert one formula; memoised because posts repeat the same symbols."""
+    from latex2mathml.converter import convert  # loaded on the first formula, not at start-up
+
     check_source(latex)
     source = _ALIGNED.sub(lambda m: f"\\{m.group(1)}{{align*}}", latex)
     try:

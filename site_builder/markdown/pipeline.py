@@ -70,6 +70,7 @@ def render(text: str, ctx: MarkdownContext) -> Rendered:
         words=_count_words(tokens),
         warnings=tuple(_unused_footnotes(text, ctx, env.get("unused_footnotes", []))),
         files=tuple(sorted(env.get("files", {}).items())),
+        fragments=env.get("fragments", {}),
     )
 
 

@@ -6,6 +6,7 @@ Only block tokens carry ``map`` (source lines). Extensions report problems into
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,3 +38,20 @@ def inline_lines(env: dict[str, Any], block: Token) -> list[tuple[Token, int | N
         if child.type in ("softbreak", "hardbreak") and line is not None:
             line += 1
     return out
+
+
+def memoised(env: dict[str, Any], key: tuple[str, ...], compute: Callable[[], str]) -> str:
+    """A fragment (a formula's MathML, a code block's highlighting) from the document's memo.
+
+    The memo holds the fragments of the previous render of the same document, so
+    re-rendering an edited post converts only what changed, and a process that
+    needs nothing new never imports latex2mathml or compiles a Pygments lexer.
+    Errors are not memoised: ``compute`` raises again next time.
+    """
+    memo: dict[tuple[str, ...], str] | None = env["ctx"].memo
+    used: dict[tuple[str, ...], str] = env.setdefault("fragments", {})
+    value = memo.get(key) if memo is not None else None
+    if value is None:
+        value = compute()
+    used[key] = value
+    return value
