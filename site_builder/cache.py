@@ -165,23 +165,23 @@ class Cache:
                 if entry.name not in keep:
                     entry.unlink(missing_ok=True)
 
+    def _manifest_path(self, out: Path) -> Path:
+        """One manifest per output directory, so ``serve`` and ``build`` don't evict each other."""
+        return self.directory / f"manifest-{hash_parts(str(out))[:16]}"
+
     def load_manifest(self, out: Path) -> Manifest:
         if not self.enabled:
             return Manifest()
         try:
-            manifest = _load((self.directory / "manifest").read_bytes())
+            manifest = _load(self._manifest_path(out).read_bytes())
         except Exception:
             return Manifest()
         if not isinstance(manifest, Manifest) or manifest.version != code_version():
             return Manifest()  # another version of the code: nothing it says can be trusted
-        if manifest.out != str(out):  # another output directory: only its outputs differ
-            return Manifest(
-                version=manifest.version, summaries=manifest.summaries, records=manifest.records
-            )
-        return manifest
+        return manifest if manifest.out == str(out) else Manifest()
 
     def save_manifest(self, manifest: Manifest) -> None:
         if not self.enabled:
             return
         with contextlib.suppress(OSError):
-            atomic_write(self.directory / "manifest", _dump(manifest))
+            atomic_write(self._manifest_path(Path(manifest.out)), _dump(manifest))

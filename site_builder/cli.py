@@ -127,7 +127,8 @@ def run_check(args: argparse.Namespace) -> int:
 
 def run_serve(args: argparse.Namespace) -> int:
     config = load_config(args.root.resolve())
-    out = args.out if args.out is not None else config.root / "public"
+    # Not public/: the dev build has a localhost base URL, and public/ keeps the deployable one.
+    out = args.out if args.out is not None else config.root / ".cache" / "serve"
     from site_builder.serve import serve
 
     return serve(config, out, args.host, args.port, args.drafts)

@@ -125,7 +125,10 @@ def test_corrupt_cache_is_discarded(site: Path, tmp_path: Path) -> None:
     for entry in (cache / "render").rglob("*"):
         if entry.is_file():
             entry.write_bytes(entry.read_bytes()[:-7] + b"garbage")
-    (cache / "manifest").write_bytes(b"\x00not a manifest")
+    manifests = list(cache.glob("manifest-*"))
+    assert manifests
+    for manifest in manifests:
+        manifest.write_bytes(b"\x00not a manifest")
     victim = site / "content/posts/post-00001.md"
     victim.write_text(victim.read_text() + "\nEdited.\n")
     rebuild(site)

@@ -116,8 +116,10 @@ def test_serve_rebuilds_reports_errors_recovers_and_stops(server: Server) -> Non
     status, html = server.get("/posts/hello-world/")
     assert status == 200 and RELOAD_PATH in html and OVERLAY_ID in html
     assert f'<link rel="canonical" href="{server.base}/posts/hello-world/">' in html
-    public = server.site / "public"
-    for page in public.rglob("*.html"):
+    served = server.site / ".cache" / "serve"  # serve's own output, never public/
+    pages = list(served.rglob("*.html"))
+    assert pages and not (server.site / "public").exists()
+    for page in pages:
         assert RELOAD_PATH not in page.read_text(), page
     assert server.get("/static/css/site.css")[0] == 200
     status, missing = server.get("/no/such/page/")
