@@ -26,6 +26,7 @@ build: $(STAMP)
 
 test: $(TEST_STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/pytest -q
 
 serve: $(STAMP)

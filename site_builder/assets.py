@@ -24,8 +24,8 @@ def pygments_css() -> str:
     """Light theme by default, dark theme under ``prefers-color-scheme: dark``."""
     from pygments.formatters import HtmlFormatter
 
-    light = HtmlFormatter(style=LIGHT_STYLE).get_style_defs(".highlight")
-    dark = HtmlFormatter(style=DARK_STYLE).get_style_defs(".highlight")
+    light = HtmlFormatter(style=LIGHT_STYLE).get_style_defs(".highlight")  # type: ignore[no-untyped-call]
+    dark = HtmlFormatter(style=DARK_STYLE).get_style_defs(".highlight")  # type: ignore[no-untyped-call]
     dark_indented = "\n".join("  " + line for line in dark.splitlines())
     return (
         f"/* Generated from Pygments styles '{LIGHT_STYLE}' and '{DARK_STYLE}'. */\n"

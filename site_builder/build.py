@@ -20,7 +20,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from site_builder import assets, clock, content, feeds, pages, postwork
+from site_builder import assets, clock, content, feeds, fonts, pages, postwork
 from site_builder.cache import Cache, Manifest, code_version, hash_parts
 from site_builder.config import SiteConfig
 from site_builder.errors import BuildError, BuildErrors, BuildWarning
@@ -287,7 +287,7 @@ class SiteOutputs:
         feed = hash_parts(listing, *(job.render_key for job in self.planned[: feeds.FEED_SIZE]))
         statics = [(rel, src.stat()) for rel, src in assets.static_files(self.config.root)]
         chars = frozenset().union(*(s.math_chars for s in self.summaries.values()))
-        font = assets.fonts.find_font(self.config.root)
+        font = fonts.find_font(self.config.root)
         asset_key = hash_parts(
             self.base_key,
             "".join(sorted(chars)),

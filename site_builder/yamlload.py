@@ -17,7 +17,7 @@ from site_builder.errors import BuildError
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 
 
-class _Loader(_BaseLoader):  # type: ignore[misc,valid-type]
+class _Loader(_BaseLoader):
     """Safe loader that keeps dates as text.
 
     PyYAML turns ``2026-02-30`` into a ValueError with no line, and ``2026-01-01``

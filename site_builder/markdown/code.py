@@ -52,7 +52,7 @@ def parse_info(info: str) -> tuple[str, dict[str, str]]:
 
 
 @lru_cache(maxsize=1)
-def _formatter() -> HtmlFormatter:
+def _formatter() -> HtmlFormatter[str]:
     from pygments.formatters import HtmlFormatter
 
     return HtmlFormatter(nowrap=True)

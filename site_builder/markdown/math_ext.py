@@ -7,7 +7,7 @@ core stage knows each formula's source line for the error message.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import MutableMapping, Sequence
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -41,7 +41,9 @@ def _convert(state: StateCore) -> None:
                     _convert_one(state.env, child, False, line)
 
 
-def _convert_one(env: dict[str, Any], token: Token, display: bool, line: int | None) -> None:
+def _convert_one(
+    env: MutableMapping[str, Any], token: Token, display: bool, line: int | None
+) -> None:
     try:
         token.meta["mathml"] = memoised(
             env,

@@ -39,6 +39,7 @@ def create_parser(raw_html: bool = True) -> MarkdownIt:
     # linkify-it's pretest runs a large regex over every text token (a sixth of
     # a parse). GFM autolinks all contain one of these hints, so look for those
     # first; this also keeps bare "example.com" as text, as GFM does.
+    assert md.linkify is not None, "linkify-it-py is a dependency"
     full_pretest = md.linkify.pretest
     md.linkify.pretest = lambda text: any(h in text for h in _LINK_HINTS) and full_pretest(text)
     md.use(math_ext.math_plugin)

@@ -6,7 +6,7 @@ Only block tokens carry ``map`` (source lines). Extensions report problems into
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,7 @@ from markdown_it.token import Token
 from site_builder.errors import BuildError
 
 
-def source_line(env: dict[str, Any], token: Token | None) -> int | None:
+def source_line(env: MutableMapping[str, Any], token: Token | None) -> int | None:
     """The file line of a block token, or None when the token has no map."""
     if token is None or token.map is None:
         return None
@@ -23,13 +23,15 @@ def source_line(env: dict[str, Any], token: Token | None) -> int | None:
     return offset + token.map[0] + 1
 
 
-def report(env: dict[str, Any], token: Token | None, message: str, line: int | None = None) -> None:
+def report(
+    env: MutableMapping[str, Any], token: Token | None, message: str, line: int | None = None
+) -> None:
     """Record a problem at a token's (or an explicit) source line."""
     path: Path | str = env["ctx"].path
     env["errors"].append(BuildError(path, line or source_line(env, token), message))
 
 
-def inline_lines(env: dict[str, Any], block: Token) -> list[tuple[Token, int | None]]:
+def inline_lines(env: MutableMapping[str, Any], block: Token) -> list[tuple[Token, int | None]]:
     """Each child of an inline token with its file line, counting the line breaks before it."""
     line = source_line(env, block)
     out: list[tuple[Token, int | None]] = []
@@ -40,7 +42,9 @@ def inline_lines(env: dict[str, Any], block: Token) -> list[tuple[Token, int | N
     return out
 
 
-def memoised(env: dict[str, Any], key: tuple[str, ...], compute: Callable[[], str]) -> str:
+def memoised(
+    env: MutableMapping[str, Any], key: tuple[str, ...], compute: Callable[[], str]
+) -> str:
     """A fragment (a formula's MathML, a code block's highlighting) from the document's memo.
 
     The memo holds the fragments of the previous render of the same document, so
