@@ -307,6 +307,14 @@ def test_layout_never_scrolls_sideways(site: Site, width: int) -> None:
             assert measure <= 40 * 18, measure
 
 
+def test_breakpoint_is_the_same_in_css_and_script() -> None:
+    css = (ROOT / "static/css/site.css").read_text(encoding="utf-8")
+    script = (ROOT / "static/js/post.js").read_text(encoding="utf-8")
+    query = f"(min-width: {SIDENOTE_BREAKPOINT}px)"
+    assert set(re.findall(r"\(min-width: \d+px\)", css)) == {query}
+    assert f'matchMedia("{query}")' in script
+
+
 def test_note_toggle_from_the_keyboard(site: Site) -> None:
     with chromium(viewport={"width": 375, "height": 800}) as context:
         page, errors, _ = open_page(context, site.url + POST)

@@ -3,8 +3,8 @@
 // Copy buttons: <button data-copy="ID"> copies the text of the element with that
 // id (the text stays selectable without the script).
 //
-// Note toggles: below the sidenote breakpoint (--sidenote-breakpoint in
-// static/css/site.css, 1100px) sidenotes are hidden and each footnote number
+// Note toggles: below the sidenote breakpoint (1100px, the media query in
+// static/css/site.css; keep the two equal) sidenotes are hidden and each footnote number
 // links to the Notes list. Here that link becomes a disclosure: it opens the
 // note in place (aria-expanded, aria-controls) instead of jumping away. From the
 // breakpoint up the notes sit in the margin and the link is a plain link again.
