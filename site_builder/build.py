@@ -20,7 +20,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from site_builder import assets, clock, content, feeds, fonts, pages, postwork
+from site_builder import assets, bibliography, clock, content, feeds, fonts, pages, postwork
 from site_builder.cache import Cache, Manifest, code_version, hash_parts
 from site_builder.config import SiteConfig
 from site_builder.errors import BuildError, BuildErrors, BuildWarning
@@ -68,6 +68,8 @@ def plan_jobs(sources: tuple[content.SourcePost, ...], config: SiteConfig) -> li
             source.body_line,
             "\n".join(rel for rel, _ in bundle),
             source.body_hash,
+            config.citation_style,
+            bibliography.content_key(source.bibliography, config.root),
         )
         older = _neighbour(ordered, index + 1)
         newer = _neighbour(ordered, index - 1) if index > 0 else None
@@ -97,6 +99,7 @@ def _front_matter(source: content.SourcePost) -> str:
             source.description,
             source.tags,
             source.draft,
+            source.pdf,
         )
     )
 
@@ -173,6 +176,7 @@ def build(
 
     with staged_output(out, previous.outputs, incremental=bool(previous.outputs)) as output:
         pending = [job for job in planned if not _reuse(job, previous, output, summaries)]
+        errors.extend(_parse_bibliographies(pending, config, cache))
         workers = jobs or default_jobs()
         for done, result in enumerate(run_jobs(pending, config, output, cache, workers), 1):
             errors.extend(result.errors)
@@ -189,7 +193,9 @@ def build(
             if job.source.slug in summaries:
                 warnings.extend(summaries[job.source.slug].rendered.warnings)
         if errors:
-            raise BuildErrors(errors, tuple(warnings))
+            # A broken .bib fails every post that uses it: say so once.
+            unique = {str(e): e for e in errors}
+            raise BuildErrors(list(unique.values()), tuple(warnings))
 
         for job in planned:
             for rel, source in _bundle_files(job.source):
@@ -223,6 +229,22 @@ def build(
         warnings=tuple(warnings),
         rendered=len(pending),
     )
+
+
+def _parse_bibliographies(
+    jobs: list[PostJob], config: SiteConfig, cache: Cache
+) -> list[BuildError]:
+    """Parse each .bib the posts to render use, once, before the workers start: they (and
+    later builds) then find it in the cache instead of each parsing it again."""
+    errors = []
+    paths = {bibliography.file_for(job.source.bibliography, config.root) for job in jobs}
+    for path in sorted(p for p in paths if p is not None):
+        if (config.root / path).is_file():
+            try:
+                bibliography.load(config.root / path, path, cache)
+            except BuildError as exc:
+                errors.append(exc)
+    return errors
 
 
 def _reuse(
@@ -328,7 +350,8 @@ class SiteOutputs:
         rendered = self.full.get(job.source.slug) or self.cache.get("render", job.render_key)
         if isinstance(rendered, Rendered):
             return rendered
-        return postwork.render_markdown(content.reload(job.source, self.config), self.config)
+        source = content.reload(job.source, self.config)
+        return postwork.render_markdown(source, self.config, cache=self.cache)
 
     def _env(self, site: Site) -> Any:
         return pages.make_environment(self.config, site, _jinja_cache(self.cache))

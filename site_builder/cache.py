@@ -38,6 +38,8 @@ LIBRARIES = (
     "fonttools",
     "numpy",
     "linkify-it-py",
+    "pybtex",
+    "latexcodec",
 )
 
 

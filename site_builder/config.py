@@ -18,7 +18,17 @@ import yaml
 from site_builder.errors import BuildError
 from site_builder.yamlload import load_yaml
 
-KNOWN_KEYS = {"title", "author", "description", "base_url", "language", "timezone", "raw_html"}
+KNOWN_KEYS = {
+    "title",
+    "author",
+    "description",
+    "base_url",
+    "language",
+    "timezone",
+    "raw_html",
+    "citation_style",
+}
+CITATION_STYLES = ("numeric", "author-year")
 
 
 @dataclass(frozen=True)
@@ -34,6 +44,7 @@ class SiteConfig:
     timezone: str = "UTC"
     raw_html: bool = True
     drafts: bool = False
+    citation_style: str = "numeric"  # how [@key] reads: "[1]" or "(Vaswani et al., 2017)"
 
     @property
     def base_path(self) -> str:
@@ -85,8 +96,16 @@ def load_config(root: Path) -> SiteConfig:
         ZoneInfo(tz)
     except (ZoneInfoNotFoundError, ValueError):
         raise BuildError(path, _line_of(text, "timezone"), f"unknown time zone {tz!r}") from None
+    style = data.get("citation_style", "numeric")
+    if style not in CITATION_STYLES:
+        raise BuildError(
+            path,
+            _line_of(text, "citation_style"),
+            f"citation_style must be 'numeric' or 'author-year', got {style!r}",
+        )
     return SiteConfig(
         root=root,
+        citation_style=style,
         title=data["title"],
         author=data["author"],
         base_url=normalise_base_url(data["base_url"], path, _line_of(text, "base_url")),

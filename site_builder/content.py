@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import os
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, time
@@ -18,7 +19,18 @@ from site_builder.config import SiteConfig
 from site_builder.errors import BuildError, BuildWarning, Location
 from site_builder.yamlload import load_yaml
 
-KNOWN_KEYS = {"title", "date", "author", "description", "tags", "draft", "slug", "updated"}
+KNOWN_KEYS = {
+    "title",
+    "date",
+    "author",
+    "description",
+    "tags",
+    "draft",
+    "slug",
+    "updated",
+    "bibliography",
+    "pdf",
+}
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
@@ -39,6 +51,11 @@ class SourcePost:
     body_line: int  # 1-based file line of the body's first line
     bundle_dir: Path | None  # <slug>/ folder whose other files are copied beside the page
     body_hash: str = ""  # identifies the body without holding it
+    # ``bibliography:`` resolved against the post's folder, relative to the site root
+    # (None: the site's content/references.bib, if any), and the line that names it.
+    bibliography: Path | None = None
+    bibliography_line: int = 1
+    pdf: str = ""  # ``pdf:`` a URL (or a path relative to the page) for citation_pdf_url
 
 
 @dataclass(frozen=True)
@@ -200,7 +217,7 @@ def parse_post(text: str, path: Path, config: SiteConfig) -> tuple[SourcePost, l
     if not SLUG_RE.match(slug):
         where = line_of("slug") if "slug" in data else 1
         raise BuildError(path, where, f"slug {slug!r} must be lowercase letters, digits and '-'")
-    for key in ("author", "description"):
+    for key in ("author", "description", "bibliography", "pdf"):
         if key in data and not isinstance(data[key], str):
             raise BuildError(path, line_of(key), f"'{key}' must be text")
     post = SourcePost(
@@ -217,6 +234,13 @@ def parse_post(text: str, path: Path, config: SiteConfig) -> tuple[SourcePost, l
         body_line=body_line,
         body_hash=_hash(body),
         bundle_dir=(config.root / path.parent) if path.name == "index.md" else None,
+        bibliography=(
+            Path(os.path.normpath(path.parent / data["bibliography"].strip()))
+            if data.get("bibliography")
+            else None
+        ),
+        bibliography_line=line_of("bibliography"),
+        pdf=(data.get("pdf") or "").strip(),
     )
     return post, warnings
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from site_builder import content, fonts, pages
+from site_builder import bibliography, content, fonts, pages
 from site_builder.cache import Cache, code_version, hash_parts
 from site_builder.config import SiteConfig
 from site_builder.content import SourcePost
@@ -78,14 +78,19 @@ def set_state(config: SiteConfig, stage_root: Path, cache: Cache) -> None:
 
 def summarise(rendered: Rendered) -> PostSummary:
     return PostSummary(
-        rendered=dataclasses.replace(rendered, html="", notes_html="", files=()),
+        rendered=dataclasses.replace(
+            rendered, html="", notes_html="", references_html="", files=()
+        ),
         file_names=tuple(name for name, _ in rendered.files),
         math_chars=fonts.math_characters([rendered.html, rendered.notes_html]),
     )
 
 
 def render_markdown(
-    source: SourcePost, config: SiteConfig, memo: dict[tuple[str, ...], str] | None = None
+    source: SourcePost,
+    config: SiteConfig,
+    memo: dict[tuple[str, ...], str] | None = None,
+    cache: Cache | None = None,
 ) -> Rendered:
     from site_builder.markdown import render  # imports the Markdown libraries on first use
 
@@ -95,8 +100,23 @@ def render_markdown(
         raw_html=config.raw_html,
         resource_dir=source.bundle_dir,
         memo=memo,
+        bibliography=load_bibliography(source, config, cache),
+        citation_style=config.citation_style,
     )
     return render(source.body, ctx)
+
+
+def load_bibliography(
+    source: SourcePost, config: SiteConfig, cache: Cache | None = None
+) -> bibliography.Bibliography | None:
+    """The post's references: the file its front matter names, else content/references.bib."""
+    path = bibliography.file_for(source.bibliography, config.root)
+    if path is None:
+        return None
+    if not (config.root / path).is_file():
+        message = f"bibliography {path.as_posix()} not found (paths are relative to the post)"
+        raise BuildError(source.path, source.bibliography_line, message)
+    return bibliography.load(config.root / path, path, cache)
 
 
 def _write(state: WorkerState, rel: str, data: bytes, key: str) -> tuple[str, OutputEntry]:
@@ -120,7 +140,10 @@ def run_job(job: PostJob) -> PostResult:
         memo = state.cache.get("fragments", memo_key)
         try:
             rendered = render_markdown(
-                content.reload(job.source, config), config, memo if isinstance(memo, dict) else None
+                content.reload(job.source, config),
+                config,
+                memo if isinstance(memo, dict) else None,
+                state.cache,
             )
         except BuildErrors as exc:
             return PostResult(job.source.slug, None, None, tuple(exc.errors), ())

@@ -13,10 +13,12 @@ that know the source line of each block token; they report problems into
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from site_builder.bibliography import Entry
 from site_builder.errors import BuildWarning
 
 if TYPE_CHECKING:
@@ -37,6 +39,10 @@ class MarkdownContext:
     resource_dir: Path | None = None
     # Fragments of an earlier render of this document, (kind, ..., source) -> HTML.
     memo: dict[tuple[str, ...], str] | None = field(default=None, compare=False)
+    # The post's references by key (see ``site_builder.bibliography``), parsed outside
+    # this stage; None when the post has no bibliography.
+    bibliography: Mapping[str, Entry] | None = field(default=None, compare=False)
+    citation_style: str = "numeric"  # or "author-year" (site.yaml's citation_style)
 
 
 @dataclass(frozen=True)
@@ -61,6 +67,8 @@ class Rendered:
     files: tuple[tuple[str, bytes], ...] = ()
     # The fragments this render used (see ``state.memoised``), for the next render.
     fragments: dict[tuple[str, ...], str] = field(default_factory=dict, compare=False)
+    # The post's References list (the entries it cites), shown after the notes.
+    references_html: str = ""
 
     @property
     def reading_minutes(self) -> int:

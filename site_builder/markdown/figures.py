@@ -6,13 +6,12 @@ Quarto's syntax, so posts move between tools::
     Caption text, with *Markdown* and $\\tau$.
     :::
 
-The body is the caption. Figures are numbered in document order ("Figure 1"),
-and ``@fig-temperature`` anywhere in the text becomes a link reading
-"Figure 1". The widget renders its no-JavaScript fallback into the page at
+The body is the caption. Figures are numbered in document order ("Figure 1")
+through ``crossrefs``, which also turns ``@fig-temperature`` anywhere in the
+text into a link reading "Figure 1" (the same mechanism as equations and
+tables). The widget renders its no-JavaScript fallback into the page at
 build time and may emit data files beside the page (``env["files"]``); the
-page's script enhances the fallback. Numbering needs every figure before any
-reference can be resolved, so both happen in one core rule after inline
-parsing; it runs before ``text_join`` so an escaped ``\\@fig-x`` stays text.
+page's script enhances the fallback.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypedDict, cast
+from typing import Any, cast
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
@@ -29,7 +28,8 @@ from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 from mdit_py_plugins.container import container_plugin
 
-from site_builder.markdown.state import inline_lines, report
+from site_builder.markdown.crossrefs import register
+from site_builder.markdown.state import report, source_line
 
 
 @dataclass(frozen=True)
@@ -53,19 +53,15 @@ def _temperature_widget() -> Widget:
 WIDGETS: dict[str, Callable[[], Widget]] = {"attention-temperature": _temperature_widget}
 
 
-class FigureState(TypedDict):
-    numbers: dict[str, int]  # figure id -> number, in document order
-
-
 _CONTAINER = "figure"
 _OURS = re.compile(r"(?:^|\s)(?:#fig-|\.figure(?=[\s}]|$))")
 _ATTR = re.compile(r"""\s*(?:#([\w-]+)|\.([\w-]+)|([\w-]+)=(?:"([^"]*)"|'([^']*)'|([^\s"'}]+)))""")
-_REF = re.compile(r"(?<![\w@\\])@(fig-[\w-]*\w)")
 
 
 def figures_plugin(md: MarkdownIt) -> None:
+    """Use before ``crossrefs``, which resolves ``@fig-`` references."""
     container_plugin(md, _CONTAINER, validate=_validate, render=_render_container)
-    md.core.ruler.before("text_join", "figures", _number_and_link)
+    md.core.ruler.before("text_join", "figures", _number)
 
 
 # --- parse ------------------------------------------------------------------------------
@@ -100,24 +96,18 @@ def parse_attributes(params: str) -> tuple[str | None, list[str], dict[str, str]
     return ident, classes, attrs
 
 
-# --- core rule: number figures, build widgets, resolve references -----------------------
+# --- core rule: number figures and build widgets ---------------------------------------
 
 
-def _number_and_link(state: StateCore) -> None:
+def _number(state: StateCore) -> None:
     env = cast(dict[str, Any], state.env)  # markdown-it types it as a MutableMapping
-    figures: FigureState = env.setdefault("figures", {"numbers": {}})
     tokens = state.tokens
     for idx, token in enumerate(tokens):
         if token.type == f"container_{_CONTAINER}_open":
-            _prepare_figure(env, figures, tokens, idx)
-    for token in tokens:
-        if token.type == "inline" and token.children:
-            token.children = _link_references(env, figures, token)
+            _prepare_figure(env, tokens, idx)
 
 
-def _prepare_figure(
-    env: dict[str, Any], figures: FigureState, tokens: list[Token], idx: int
-) -> None:
+def _prepare_figure(env: dict[str, Any], tokens: list[Token], idx: int) -> None:
     token = tokens[idx]
     parsed = parse_attributes(token.info)
     if parsed is None:
@@ -128,9 +118,6 @@ def _prepare_figure(
     if ident is None or not ident.startswith("fig-"):
         report(env, token, "a figure needs an id starting with fig-, e.g. {#fig-name .figure}")
         return
-    if ident in figures["numbers"]:
-        report(env, token, f"duplicate figure id #{ident}")
-        return
     name = attrs.get("widget")
     if name is None:
         report(env, token, f'figure #{ident} needs a widget="..." (known: {known})')
@@ -138,8 +125,9 @@ def _prepare_figure(
     if name not in WIDGETS:
         report(env, token, f'unknown widget "{name}" in figure #{ident} (known: {known})')
         return
-    number = len(figures["numbers"]) + 1
-    figures["numbers"][ident] = number
+    number = register(env, ident, token, source_line(env, token))
+    if number is None:
+        return
     widget = WIDGETS[name]()
     env.setdefault("files", {}).update(widget.files)
     css = " ".join(dict.fromkeys(["figure", "widget", *classes]))
@@ -153,41 +141,6 @@ def _hide_single_caption_paragraph(tokens: list[Token], idx: int) -> None:
     body = tokens[idx + 1 : close]
     if len(body) == 3 and body[0].type == "paragraph_open":
         body[0].hidden = body[2].hidden = True
-
-
-def _link_references(env: dict[str, Any], figures: FigureState, block: Token) -> list[Token]:
-    out: list[Token] = []
-    in_link = 0
-    for child, line in inline_lines(env, block):
-        in_link += child.type == "link_open"
-        in_link -= child.type == "link_close"
-        if child.type != "text" or in_link or "@fig-" not in child.content:
-            out.append(child)
-            continue
-        pos = 0
-        for match in _REF.finditer(child.content):
-            ident = match.group(1)
-            number = figures["numbers"].get(ident)
-            if number is None:
-                report(env, None, f"@{ident} refers to no figure in this post", line=line)
-                continue
-            out.append(_text(child.content[pos : match.start()]))
-            out.extend(_reference(ident, number))
-            pos = match.end()
-        out.append(_text(child.content[pos:]))
-    return [t for t in out if t.type != "text" or t.content]
-
-
-def _reference(ident: str, number: int) -> list[Token]:
-    """Ordinary link tokens, so the link checker sees ``#fig-...`` like any other anchor."""
-    link = Token("link_open", "a", 1, attrs={"class": "figure-ref", "href": f"#{ident}"})
-    return [link, _text(f"Figure {number}"), Token("link_close", "a", -1)]
-
-
-def _text(content: str) -> Token:
-    token = Token("text", "", 0)
-    token.content = content
-    return token
 
 
 # --- render -----------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from collections.abc import MutableMapping, Sequence
 from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
@@ -65,4 +66,11 @@ def _render_block(
     self: Any, tokens: Sequence[Token], idx: int, options: OptionsDict, env: dict[str, Any]
 ) -> str:
     token = tokens[idx]
-    return f'<div class="math-display">{token.meta["mathml"]}</div>\n'
+    box = f'<div class="math-display">{token.meta["mathml"]}</div>'
+    if "number" not in token.meta:
+        return box + "\n"
+    # Numbered (see ``equations``): a two-column row, the number at the column's right edge.
+    return (
+        f'<div class="equation" id="{escapeHtml(token.meta["id"])}">{box}'
+        f'<span class="equation-number">({token.meta["number"]})</span></div>\n'
+    )

@@ -19,6 +19,7 @@ from site_builder.markdown import (
     MarkdownContext,
     Rendered,
     code,
+    equations,
     footnotes,
     headings,
     images,
@@ -26,6 +27,8 @@ from site_builder.markdown import (
     math_ext,
     tables,
 )
+from site_builder.markdown.citations import citations_plugin
+from site_builder.markdown.crossrefs import crossrefs_plugin
 from site_builder.markdown.figures import figures_plugin
 
 _LINK_HINTS = ("://", "www.", "@")
@@ -43,6 +46,7 @@ def create_parser(raw_html: bool = True) -> MarkdownIt:
     full_pretest = md.linkify.pretest
     md.linkify.pretest = lambda text: any(h in text for h in _LINK_HINTS) and full_pretest(text)
     md.use(math_ext.math_plugin)
+    md.use(equations.equations_plugin)
     md.use(footnotes.footnotes_plugin)
     md.use(margin.margin_plugin)
     md.use(code.code_plugin)
@@ -50,6 +54,10 @@ def create_parser(raw_html: bool = True) -> MarkdownIt:
     md.use(tables.tables_plugin)
     md.use(images.images_plugin)
     md.use(figures_plugin)
+    # After every extension that numbers targets (equations, tables, figures):
+    # cross-references resolve first, then what is left of the citations.
+    md.use(crossrefs_plugin)
+    md.use(citations_plugin)
     return md
 
 
@@ -66,6 +74,7 @@ def render(text: str, ctx: MarkdownContext) -> Rendered:
     return Rendered(
         html=html,
         notes_html=notes_html,
+        references_html=env.get("references_html", ""),
         headings=tuple(Heading(*h) for h in env.get("headings", [])),
         links=tuple(_links(tokens)),
         words=_count_words(tokens),

@@ -1,0 +1,216 @@
+"""BibTeX files to reference records, parsed once and cached across builds.
+
+pybtex does the parsing: it implements BibTeX's own rules for names ("von
+Last, Jr, First"), braces and ``@string`` macros, and decodes LaTeX
+(``{\\"u}`` to ü, ``--`` to an en dash) through latexcodec. We format each
+entry once, here, into plain text and HTML (APA-like), so the Markdown stage
+only looks keys up and the cache holds small picklable records.
+
+jekyll-scholar is known for re-parsing bibliographies for every page; here a
+file is parsed at most once per build, and not at all when the cache holds
+the records for its exact bytes (the key is a hash of the bytes and the code).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from site_builder.errors import BuildError
+
+DEFAULT = Path("content") / "references.bib"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One reference, formatted: what citations and the References list show."""
+
+    key: str
+    authors: str  # for author-year citations: "Vaswani et al.", "Kingma & Ba"
+    year: str  # "2017", or "n.d."
+    text: str  # the full reference as plain text (the citation's pop-up)
+    html: str  # the same with the title, container and DOI/URL marked up
+
+
+Bibliography = Mapping[str, Entry]
+
+
+def parse(text: str, shown: Path | str) -> dict[str, Entry]:
+    """Parse BibTeX source; ``shown`` is the path used in error messages."""
+    import pybtex.errors
+    from pybtex.database import BibliographyDataError
+    from pybtex.database.input.bibtex import Parser
+    from pybtex.scanner import PybtexSyntaxError
+
+    strict = pybtex.errors.strict
+    pybtex.errors.set_strict_mode(True)  # errors raise instead of printing and going on
+    try:
+        data = Parser().parse_string(text)
+    except PybtexSyntaxError as exc:
+        raise BuildError(shown, exc.lineno, f"BibTeX syntax error: {exc.message}") from None
+    except BibliographyDataError as exc:
+        raise BuildError(shown, _duplicate_line(text, str(exc)), f"BibTeX: {exc}") from None
+    finally:
+        pybtex.errors.set_strict_mode(strict)
+    return {key: _format(key, entry) for key, entry in data.entries.items()}
+
+
+def _duplicate_line(text: str, message: str) -> int | None:
+    """pybtex names a repeated key but not where: the line of its second definition."""
+    key = message.rsplit(":", 1)[-1].strip()
+    starts = [m.start() for m in re.finditer(rf"@\w+\s*[{{(]\s*{re.escape(key)}\s*,", text)]
+    return text.count("\n", 0, starts[1]) + 1 if len(starts) > 1 else None
+
+
+def load(path: Path, shown: Path | str, cache: Any = None) -> dict[str, Entry]:
+    """A .bib file's entries, from ``cache`` (a :class:`site_builder.cache.Cache`) when it can."""
+    from site_builder.cache import code_version, hash_parts
+
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise BuildError(shown, None, f"cannot read bibliography: {exc.strerror}") from None
+    key = hash_parts(code_version(), data)
+    if key in _MEMO:
+        return _MEMO[key]
+    found = cache.get("bibliography", key) if cache is not None else None
+    if not isinstance(found, dict):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data[: exc.start].count(b"\n") + 1
+            raise BuildError(shown, line, "bibliography is not valid UTF-8") from None
+        found = parse(text, shown)
+        if cache is not None:
+            cache.put("bibliography", key, found)
+    _MEMO[key] = found
+    return found
+
+
+# Parsed files of this process, by content key: one parse per build, however many posts cite.
+_MEMO: dict[str, dict[str, Entry]] = {}
+
+
+# --- formatting ---------------------------------------------------------------------------
+
+
+def _latex(value: str) -> str:
+    from pybtex.richtext import Text
+
+    return str(Text.from_latex(value).render_as("text")).strip()
+
+
+def _sentence_case(value: str) -> str:
+    """BibTeX's title case change: lower-case except the first letter and ``{Protected}`` text."""
+    from pybtex.richtext import Text
+
+    return str(Text.from_latex(value).capitalize().render_as("text")).strip()
+
+
+def _person(person: Any) -> tuple[str, str]:
+    """(surname as shown, "Surname, F. M.") for one pybtex Person."""
+    last = " ".join(_latex(p) for p in [*person.prelast_names, *person.last_names])
+    initials = " ".join(
+        f"{_latex(n)[0]}." for n in [*person.first_names, *person.middle_names] if _latex(n)
+    )
+    jr = ", " + " ".join(_latex(n) for n in person.lineage_names) if person.lineage_names else ""
+    return last, f"{last}, {initials}{jr}" if initials else f"{last}{jr}"
+
+
+def _authors(persons: list[Any]) -> tuple[str, str]:
+    """(short form for citations, full APA list)."""
+    others = bool(persons) and str(persons[-1]) == "others"
+    people = [_person(p) for p in (persons[:-1] if others else persons)]
+    names = [full for _, full in people]
+    if not people:
+        return "", ""
+    if len(people) >= 3 or others:
+        short = f"{people[0][0]} et al."
+    elif len(people) == 2:
+        short = f"{people[0][0]} & {people[1][0]}"
+    else:
+        short = people[0][0]
+    if others:
+        listed = ", ".join(names) + ", et al."
+    elif len(names) == 1:
+        listed = names[0]
+    else:
+        listed = ", ".join(names[:-1]) + ", & " + names[-1]
+    return short, listed
+
+
+def _format(key: str, entry: Any) -> Entry:
+    fields = {name.lower(): value for name, value in entry.fields.items()}
+
+    def field(name: str) -> str:
+        return _latex(fields[name]) if name in fields else ""
+
+    short, listed = _authors(list(entry.persons.get("author") or entry.persons.get("editor", [])))
+    title = _sentence_case(fields["title"]) if "title" in fields else key
+    year = field("year") or "n.d."
+    container = field("journal") or field("booktitle") or field("howpublished")
+    publisher = field("publisher") or field("institution") or field("school")
+    details = []
+    if field("volume"):
+        details.append(
+            f"Vol. {field('volume')}" + (f"({field('number')})" if field("number") else "")
+        )
+    if field("pages"):
+        details.append(("pp. " if "\u2013" in field("pages") else "p. ") + field("pages"))
+    doi = field("doi").removeprefix("https://doi.org/")
+    url = f"https://doi.org/{doi}" if doi else field("url")
+    book = entry.type.lower() in ("book", "phdthesis", "mastersthesis", "techreport")
+
+    text_parts = [f"{listed} ({year})." if listed else f"{title} ({year})."]
+    html_parts = [f"{escape(listed)} ({escape(year)})." if listed else ""]
+    shown_title = "" if not listed else title
+    if shown_title:
+        text_parts.append(f"{shown_title}.")
+        html_parts.append(f"<em>{escape(title)}</em>." if book else f"{escape(title)}.")
+    elif not listed:
+        html_parts[0] = f"<em>{escape(title)}</em> ({escape(year)})."
+    if container:
+        lead = "In " if entry.type.lower() in ("inproceedings", "incollection", "inbook") else ""
+        extra = f" ({', '.join(details)})" if details else ""
+        text_parts.append(f"{lead}{container}{extra}.")
+        html_parts.append(f"{lead}<em>{escape(container)}</em>{escape(extra)}.")
+    elif details:
+        text_parts.append(", ".join(details) + ".")
+        html_parts.append(escape(", ".join(details)) + ".")
+    if publisher:
+        text_parts.append(f"{publisher}.")
+        html_parts.append(f"{escape(publisher)}.")
+    if url:
+        text_parts.append(url)
+        html_parts.append(f'<a href="{escape(url)}">{escape(url)}</a>')
+    return Entry(
+        key=key,
+        authors=short or title,
+        year=year,
+        text=" ".join(p for p in text_parts if p),
+        html=" ".join(p for p in html_parts if p),
+    )
+
+
+def file_for(named: Path | None, root: Path) -> Path | None:
+    """The .bib a post uses, relative to the site: its own, else the site's default if present."""
+    if named is not None:
+        return named
+    return DEFAULT if (root / DEFAULT).is_file() else None
+
+
+def content_key(named: Path | None, root: Path) -> str:
+    """What a post's render depends on in its bibliography: the file's bytes."""
+    from site_builder.cache import hash_parts
+
+    path = file_for(named, root)
+    if path is None:
+        return "none"
+    try:
+        return hash_parts(path.as_posix(), (root / path).read_bytes())
+    except OSError:
+        return f"missing {path.as_posix()}"
