@@ -59,20 +59,26 @@ def _render_ref(
     note_id = int(token.meta["id"])
     number = note_id + 1
     sub = int(token.meta.get("subId", 0))
+    if env.get("in_sidenote"):
+        # A note that cites a note (or itself), inside the margin copy: just the
+        # number. A link would repeat the reference's id, and a nested sidenote
+        # would never end.
+        return f'<sup class="footnote-ref">{number}</sup>'
     ref_id = f"fnref{number}" + (f":{sub}" if sub else "")
     html = (
         f'<sup class="footnote-ref"><a href="#fn{number}" id="{ref_id}" '
         f'aria-label="Note {number}">{number}</a></sup>'
     )
-    # A note that cites a note (or itself) gets no nested sidenote: the margin
-    # copy is for reading alongside, and recursion would never end.
-    if sub == 0 and not env.get("in_sidenote"):
+    if sub == 0:
         env["in_sidenote"] = True
         inline = [
             self.renderInline(t.children or [], options, env)
             for t in env["sidenotes"].get(note_id, [])
         ]
         env["in_sidenote"] = False
+        # The margin copy is aria-hidden (the Notes list is what assistive
+        # technology reads), so its links must not take keyboard focus either.
+        inline = [part.replace("<a ", '<a tabindex="-1" ') for part in inline]
         html += (
             f'<span class="sidenote" id="sn{number}" aria-hidden="true">'
             f'<span class="sidenote-number">{number}</span> {" ".join(inline)}</span>'

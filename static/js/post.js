@@ -33,7 +33,8 @@
       if (!target || !navigator.clipboard) return;
       navigator.clipboard.writeText(target.textContent).then(function () {
         button.textContent = "Copied";
-        if (status) status.textContent = "BibTeX copied to the clipboard.";
+        var format = document.getElementById(button.getAttribute("aria-describedby") || "");
+        if (status) status.textContent = (format ? format.textContent : "Citation") + " copied to the clipboard.";
         setTimeout(function () {
           button.textContent = "Copy";
           if (status) status.textContent = "";
@@ -57,6 +58,11 @@
     // margin (or closed) the Notes list is where assistive technology reads it.
     if (open) toggle.note.removeAttribute("aria-hidden");
     else toggle.note.setAttribute("aria-hidden", "true");
+    // Links in a hidden margin copy take no focus (tabindex=-1 in the markup).
+    toggle.note.querySelectorAll("a").forEach(function (a) {
+      if (open) a.removeAttribute("tabindex");
+      else a.setAttribute("tabindex", "-1");
+    });
     if (!wide.matches) toggle.link.setAttribute("aria-expanded", open ? "true" : "false");
   }
 
