@@ -51,7 +51,8 @@ def parse(text: str, shown: Path | str) -> dict[str, Entry]:
     try:
         data = Parser().parse_string(text)
     except PybtexSyntaxError as exc:
-        raise BuildError(shown, exc.lineno, f"BibTeX syntax error: {exc.message}") from None
+        detail = str(exc).split(": ", 1)[-1]  # drop pybtex's own "syntax error in line N"
+        raise BuildError(shown, exc.lineno, f"BibTeX syntax error: {detail}") from None
     except BibliographyDataError as exc:
         raise BuildError(shown, _duplicate_line(text, str(exc)), f"BibTeX: {exc}") from None
     finally:

@@ -19,6 +19,7 @@ _BIBTEX_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_"}
 class Citation:
     key: str
     bibtex: str
+    apa: str = ""  # APA 7 reference for a blog post, as plain text
 
 
 def _ascii_word(text: str) -> str:
@@ -38,8 +39,21 @@ def _escape(value: str) -> str:
     return "".join(_BIBTEX_SPECIAL.get(ch, ch) for ch in value)
 
 
-def make_citation(author: str, title: str, year: int, url: str) -> Citation:
-    """BibTeX for one post; fields aligned as a person would write them."""
+def apa_name(author: str) -> str:
+    """ "Ada Lovelace" as APA writes it, "Lovelace, A."; a single word stays as it is."""
+    names = author.split()
+    if len(names) < 2:
+        return author
+    return f"{names[-1]}, " + " ".join(f"{n[0]}." for n in names[:-1])
+
+
+def make_citation(
+    author: str, title: str, year: int, url: str, date: str = "", site: str = ""
+) -> Citation:
+    """BibTeX for one post, fields aligned as a person would write them, and APA text.
+
+    ``date`` is the APA date in parentheses ("2026, November 29"), ``site`` the blog's name.
+    """
     key = citation_key(author, year, title)
     fields = [
         ("author", _escape(author)),
@@ -49,4 +63,7 @@ def make_citation(author: str, title: str, year: int, url: str) -> Citation:
     ]
     width = max(len(name) for name, _ in fields)
     body = ",\n".join(f"  {name.ljust(width)} = {{{value}}}" for name, value in fields)
-    return Citation(key=key, bibtex=f"@article{{{key},\n{body}\n}}")
+    apa = f"{apa_name(author)} ({date or year}). {title}{'' if title[-1:] in '.?!' else '.'}"
+    if site:
+        apa += f" {site}."
+    return Citation(key=key, bibtex=f"@article{{{key},\n{body}\n}}", apa=f"{apa} {url}")

@@ -39,6 +39,8 @@ class PageMeta:
     modified: datetime | None = None
     tags: tuple[str, ...] = ()
     json_ld: str = ""
+    # Google Scholar / Highwire Press tags, (name, content), in the order Scholar documents.
+    scholar: tuple[tuple[str, str], ...] = ()
 
 
 def script_json(data: Any) -> str:
@@ -92,4 +94,18 @@ def post_meta(config: SiteConfig, post: Post) -> PageMeta:
         modified=modified,
         tags=source.tags,
         json_ld=script_json(ld),
+        scholar=scholar_tags(config, post),
     )
+
+
+def scholar_tags(config: SiteConfig, post: Post) -> tuple[tuple[str, str], ...]:
+    """What Google Scholar reads to index a post as a paper (its "Inclusion guidelines")."""
+    source = post.source
+    tags = [("citation_title", source.title), ("citation_author", source.author)]
+    tags.append(("citation_publication_date", source.date.strftime("%Y/%m/%d")))
+    if source.pdf:
+        pdf = source.pdf
+        if "://" not in pdf:  # a path beside the page, or site-relative with a leading /
+            pdf = config.absolute_url(pdf if pdf.startswith("/") else post.path + pdf)
+        tags.append(("citation_pdf_url", pdf))
+    return tuple(tags)

@@ -15,6 +15,22 @@ from site_builder.content import SourcePost
 from site_builder.markdown import Rendered
 from site_builder.slug import slugify as tag_slug
 
+# English month names, not the locale's: output never depends on the machine.
+_MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+
 
 @dataclass(frozen=True)
 class Post:
@@ -22,11 +38,20 @@ class Post:
     rendered: Rendered
     path: str  # site-relative directory, e.g. "posts/attention/"
     url: str  # absolute URL of the page
+    site_title: str = ""  # for the APA reference in "Cite this post"
 
     @cached_property
     def citation(self) -> Citation:
         """Made on first use: only post pages show it, listings of 1000 posts don't."""
-        return make_citation(self.source.author, self.source.title, self.source.date.year, self.url)
+        date = self.source.date
+        return make_citation(
+            self.source.author,
+            self.source.title,
+            date.year,
+            self.url,
+            date=f"{date.year}, {_MONTHS[date.month - 1]} {date.day}",
+            site=self.site_title,
+        )
 
     @property
     def title(self) -> str:
@@ -73,7 +98,13 @@ class Site:
 
 def make_post(source: SourcePost, rendered: Rendered, config: SiteConfig) -> Post:
     path = f"posts/{source.slug}/"
-    return Post(source=source, rendered=rendered, path=path, url=config.absolute_url(path))
+    return Post(
+        source=source,
+        rendered=rendered,
+        path=path,
+        url=config.absolute_url(path),
+        site_title=config.title,
+    )
 
 
 def sort_posts(sources: tuple[SourcePost, ...] | list[SourcePost]) -> list[SourcePost]:

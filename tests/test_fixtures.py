@@ -3,6 +3,10 @@
 Each case is a title line, ``.``, the Markdown, ``.``, the expected HTML, ``.``
 (markdown-it-py's format). An expected block of ``ERROR path:line: message``
 lines means the document must fail with exactly those errors.
+
+Citation fixtures (files named ``citations*.md``) cite ``refs.bib`` beside them;
+``*_author_year.md`` renders them in the author-year style. The References
+list, when there is one, follows the HTML.
 """
 
 from __future__ import annotations
@@ -12,25 +16,34 @@ from pathlib import Path
 import pytest
 from markdown_it.utils import read_fixture_file
 
+from site_builder.bibliography import parse
 from site_builder.errors import BuildErrors
 from site_builder.markdown import MarkdownContext, render
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CASES = [
-    pytest.param(text, expected, id=f"{path.stem}:{line}:{title}")
+    pytest.param(path.stem, text, expected, id=f"{path.stem}:{line}:{title}")
     for path in sorted(FIXTURES.glob("*.md"))
     for line, title, text, expected in read_fixture_file(path)
 ]
 
 
-def render_case(text: str) -> str:
+def context(stem: str) -> MarkdownContext:
+    if not stem.startswith("citations"):
+        return MarkdownContext("post.md")
+    bib = parse((FIXTURES / "refs.bib").read_text(encoding="utf-8"), "refs.bib")
+    style = "author-year" if stem.endswith("_author_year") else "numeric"
+    return MarkdownContext("post.md", bibliography=bib, citation_style=style)
+
+
+def render_case(text: str, stem: str = "") -> str:
     try:
-        result = render(text, MarkdownContext("post.md"))
+        result = render(text, context(stem))
     except BuildErrors as exc:
         return "".join(f"ERROR {error}\n" for error in exc.errors)
-    return result.html + result.notes_html
+    return result.html + result.notes_html + result.references_html
 
 
-@pytest.mark.parametrize(("text", "expected"), CASES)
-def test_fixture(text: str, expected: str) -> None:
-    assert render_case(text) == expected
+@pytest.mark.parametrize(("stem", "text", "expected"), CASES)
+def test_fixture(stem: str, text: str, expected: str) -> None:
+    assert render_case(text, stem) == expected

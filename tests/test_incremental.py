@@ -175,3 +175,21 @@ def test_failed_incremental_build_leaves_output_alone(site: Path) -> None:
         rebuild(site)
     assert tree_digest(site / "public") == before
     assert not [p for p in os.listdir(site) if p.startswith(STAGING_PREFIX)]
+
+
+def test_bibliography_edit_rerenders_citing_posts(site: Path, tmp_path: Path) -> None:
+    (site / "content/references.bib").write_text(
+        "@article{knuth1984,\n  title = {Literate Programming},\n  author = {Knuth, Donald E.},\n"
+        "  journal = {The Computer Journal},\n  year = {1984}\n}\n"
+    )
+    for name in ("post-00002", "post-00007"):
+        victim = site / f"content/posts/{name}.md"
+        victim.write_text(victim.read_text() + "\nAs argued in [@knuth1984].\n")
+    rebuild(site)
+    assert_matches_clean(site, tmp_path)
+    bib = site / "content/references.bib"
+    bib.write_text(bib.read_text().replace("Literate Programming", "Literate {P}rogramming, again"))
+    rebuild(site)
+    page = (site / "public/posts/post-00007/index.html").read_text()
+    assert "Literate Programming, again" in page
+    assert_matches_clean(site, tmp_path)

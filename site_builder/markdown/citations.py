@@ -156,11 +156,8 @@ def _cite(
         return True
     for key in keys:
         order.setdefault(key, len(order) + 1)
-    counter = env.setdefault("cite_count", 0)
-    env["cite_count"] = counter + len(keys)
     token.meta["entries"] = [bib[key] for key in keys]
     token.meta["numbers"] = [order[key] for key in keys]
-    token.meta["first_id"] = counter + 1
     token.meta["style"] = env["ctx"].citation_style
     return True
 
@@ -187,16 +184,17 @@ def _render_cite(
     numeric = meta["style"] == "numeric"
     bracketed = meta["bracketed"]
     parts = []
-    for offset, (item, entry, number) in enumerate(
-        zip(meta["items"], meta["entries"], meta["numbers"], strict=True)
-    ):
+    for item, entry, number in zip(meta["items"], meta["entries"], meta["numbers"], strict=True):
         if numeric:
             label = str(number)
         elif item["suppress"] or not bracketed:
             label = entry.year
         else:
             label = f"{entry.authors}, {entry.year}"
-        tip = f"cite-{meta['first_id'] + offset}"
+        # Numbered as rendered, not as parsed: a footnote's text is rendered twice (as a
+        # sidenote and in the Notes list) and each copy needs ids of its own.
+        env["cite_count"] = env.get("cite_count", 0) + 1
+        tip = f"cite-{env['cite_count']}"
         link = (
             f'<a href="#ref-{escapeHtml(entry.key)}" aria-describedby="{tip}">'
             f"{escapeHtml(label)}</a>"

@@ -79,12 +79,12 @@ def _number(state: StateCore) -> None:
             continue
         labels = _LABEL.findall(token.content)
         ident = token.info if token.type == "math_block" and token.info else None
+        token.content = _LABEL.sub("", token.content)
         if len(labels) + bool(ident) > 1:
             report(env, token, "an equation takes one label: {#eq-...} or one \\label{...}")
             continue
         if labels:
             ident = equation_id(labels[0])
-            token.content = _LABEL.sub("", token.content)
         if ident is None:
             continue
         number = register(env, ident, token, source_line(env, token))

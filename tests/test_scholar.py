@@ -1,0 +1,229 @@
+"""The scholarly features on a whole site: tests/sites/scholar built, validated and driven.
+
+Numbered equations, cross-references, citations from the site's and a post's
+own .bib, Scholar meta tags and the APA box; then the failures a site must
+report with ``path:line``; then Chromium: the citation tooltip on keyboard
+focus and equation numbers aligned at phone and desktop widths.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from site_builder.build import build
+from site_builder.config import load_config
+from site_builder.errors import BuildErrors
+from tests.browser import ARTIFACTS, chromium, serve_directory
+from tests.conftest import ROOT
+from tests.test_output_quality import site_with_theme, validate
+
+SCHOLAR = ROOT / "tests" / "sites" / "scholar"
+POST = "posts/scaled-attention/index.html"
+
+
+@pytest.fixture(scope="module")
+def scholar(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    site = site_with_theme(tmp_path_factory.mktemp("scholar"), SCHOLAR)
+    build(load_config(site), site / "public")
+    return site / "public"
+
+
+def page(out: Path, rel: str = POST) -> str:
+    return (out / rel).read_text(encoding="utf-8")
+
+
+def test_equations_are_numbered_and_referenced(scholar: Path) -> None:
+    html = page(scholar)
+    assert re.findall(r'<div class="equation" id="([\w-]+)">', html) == [
+        "eq-softmax",
+        "eq-scaled",
+        "eq-variance",
+    ]
+    assert re.findall(r'<span class="equation-number">\((\d)\)</span>', html) == ["1", "2", "3"]
+    assert '<a class="equation-ref" href="#eq-softmax">Equation 1</a>' in html
+    assert '<a class="equation-ref" href="#eq-scaled">(2)</a>' in html  # \eqref
+    assert '<a class="equation-ref" href="#eq-scaled">2</a>' in html  # $\ref{}$
+    assert '<a class="equation-ref" href="#eq-softmax">1</a>' in html  # [-@eq-softmax]
+    assert "\\label" not in html.replace("\\label{", "")  # stripped before conversion
+
+
+def test_tables_and_figures_share_the_mechanism(scholar: Path) -> None:
+    html = page(scholar)
+    assert '<span class="table-label">Table 1:</span> Attention variants and their cost' in html
+    assert '<a class="table-ref" href="#tbl-variants">Table 1</a>' in html
+    assert '<a class="figure-ref" href="#fig-temperature">Figure 1</a>' in html
+
+
+def test_citations_link_to_references(scholar: Path) -> None:
+    html = page(scholar)
+    refs = html.split('<h2 id="references">References</h2>', 1)[1]
+    assert html.index('<h2 id="notes">Notes</h2>') < html.index('id="references"')
+    keys = re.findall(r'<li id="ref-([\w]+)"', refs)
+    assert keys == ["vaswani2017attention", "bahdanau2014neural", "brown2020language", "goedel1931"]
+    assert "Gödel, K. (1931). <em>Über formal unentscheidbare Sätze</em>" in refs
+    assert "GPT-3 and In-Context learning" in refs
+    assert "pp. 5998\u20136008" in refs  # -- is an en dash
+    assert '<a href="https://doi.org/10.48550/arXiv.1706.03762">' in refs
+    assert 'Bahdanau &amp; Cho [<span class="cite"><a href="#ref-bahdanau2014neural"' in html
+    own = page(scholar, "posts/own-bibliography/index.html")
+    assert '<li id="ref-knuth1984" value="1">Knuth, D. E. (1984). Literate programming.' in own
+    assert '<a href="https://doi.org/10.1093/comjnl/27.2.97">' in own
+
+
+def test_scholar_meta_and_cite_box(scholar: Path) -> None:
+    html = page(scholar)
+    assert '<meta name="citation_title" content="Scaled attention, with references">' in html
+    assert '<meta name="citation_author" content="Grace Hopper">' in html
+    assert '<meta name="citation_publication_date" content="2026/03/01">' in html
+    pdf = "https://example.org/scholar/posts/scaled-attention/scaled-attention.pdf"
+    assert f'<meta name="citation_pdf_url" content="{pdf}">' in html
+    assert (
+        '<p class="cite-apa" id="apa">Hopper, G. (2026, March 1). Scaled attention, with '
+        "references. Scholar Test Site. https://example.org/scholar/posts/scaled-attention/</p>"
+    ) in html
+    assert 'data-copy="apa"' in html and 'data-copy="bibtex"' in html
+    assert "citation_pdf_url" not in page(scholar, "posts/own-bibliography/index.html")
+
+
+def test_scholar_site_is_valid_html(scholar: Path) -> None:
+    assert validate(scholar) == ""
+
+
+def test_author_year_style(tmp_path: Path) -> None:
+    site = site_with_theme(tmp_path / "site", SCHOLAR)
+    config = site / "site.yaml"
+    config.write_text(config.read_text().replace("numeric", "author-year"))
+    build(load_config(site), site / "public")
+    html = page(site / "public")
+    assert ">Vaswani et al., 2017</a>" in html
+    assert 'Bahdanau &amp; Cho (<span class="cite"><a href="#ref-bahdanau2014neural"' in html
+
+
+def failure(tmp_path: Path, edit: Any) -> list[str]:
+    site = site_with_theme(tmp_path / "site", SCHOLAR)
+    edit(site)
+    with pytest.raises(BuildErrors) as caught:
+        build(load_config(site), site / "public")
+    return [str(error) for error in caught.value.errors]
+
+
+def test_bib_syntax_error_names_the_bib_and_line(tmp_path: Path) -> None:
+    def edit(site: Path) -> None:
+        bib = site / "content/references.bib"
+        # A forgotten comma after the publisher: pybtex stops at the next field, line 24.
+        bib.write_text(bib.read_text().replace("Verlagsgesellschaft},", "Verlagsgesellschaft}"))
+
+    errors = failure(tmp_path, edit)
+    assert errors == ["content/references.bib:24: BibTeX syntax error: '}' expected"]
+
+
+def test_unknown_key_and_missing_bibliography(tmp_path: Path) -> None:
+    def edit(site: Path) -> None:
+        post = site / "content/posts/scaled-attention.md"
+        post.write_text(post.read_text().replace("came first [see", "came first [see @knuht1984;"))
+        own = site / "content/posts/own-bibliography/index.md"
+        own.write_text(own.read_text().replace("papers.bib", "missing.bib"))
+
+    assert failure(tmp_path, edit) == [
+        "content/posts/own-bibliography/index.md:4: bibliography "
+        "content/posts/own-bibliography/missing.bib not found (paths are relative to the post)",
+        "content/posts/scaled-attention.md:12: unknown citation key @knuht1984",
+    ]
+
+
+def test_bad_citation_style(tmp_path: Path) -> None:
+    site = site_with_theme(tmp_path / "site", SCHOLAR)
+    config = site / "site.yaml"
+    config.write_text(config.read_text().replace("numeric", "harvard"))
+    with pytest.raises(Exception, match=r"site.yaml:5: citation_style must be"):
+        load_config(site)
+
+
+# --- in the browser ------------------------------------------------------------------------
+
+LAYOUT = """() => {
+  const out = [];
+  for (const eq of document.querySelectorAll('.equation')) {
+    const row = eq.getBoundingClientRect();
+    const math = eq.querySelector('math').getBoundingClientRect();
+    const num = eq.querySelector('.equation-number').getBoundingClientRect();
+    out.push({rowRight: row.right, numRight: num.right, mathMid: math.top + math.height / 2,
+              numMid: num.top + num.height / 2, numLeft: num.left, mathRight: math.right});
+  }
+  const body = document.querySelector('.post-body').getBoundingClientRect();
+  return {eqs: out, bodyRight: body.right,
+          scroll: document.documentElement.scrollWidth - document.documentElement.clientWidth};
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [375, 1280])
+def test_equation_numbers_line_up(scholar: Path, width: int) -> None:
+    out = ARTIFACTS / "scholar"
+    out.mkdir(parents=True, exist_ok=True)
+    with (
+        serve_directory(scholar.parent / "public", prefix="/scholar/") as base,
+        chromium(viewport={"width": width, "height": 900}) as context,
+    ):
+        tab = context.new_page()
+        tab.goto(base + POST.removesuffix("index.html"))
+        tab.evaluate("document.fonts.ready.then(() => true)")
+        layout = tab.evaluate(LAYOUT)
+        tab.locator("#eq-softmax").scroll_into_view_if_needed()
+        tab.screenshot(path=str(out / f"equations-{width}.png"))
+    assert layout["scroll"] == 0, "the page must not scroll sideways"
+    assert len(layout["eqs"]) == 3
+    for eq in layout["eqs"]:
+        assert abs(eq["numRight"] - eq["rowRight"]) < 1
+        assert abs(eq["numRight"] - layout["bodyRight"]) < 1
+        assert abs(eq["numMid"] - eq["mathMid"]) < 2
+        assert eq["numLeft"] >= eq["mathRight"] - 1 or width < 400
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [375, 1280])
+def test_citation_shows_reference_on_keyboard_focus(scholar: Path, width: int) -> None:
+    out = ARTIFACTS / "scholar"
+    out.mkdir(parents=True, exist_ok=True)
+    with (
+        serve_directory(scholar.parent / "public", prefix="/scholar/") as base,
+        chromium(viewport={"width": width, "height": 800}) as context,
+    ):
+        tab = context.new_page()
+        tab.goto(base + POST.removesuffix("index.html"))
+        tip = tab.locator("#cite-1")
+        assert not tip.is_visible()
+        # Tab through the page until the first citation link has focus.
+        for _ in range(60):
+            tab.keyboard.press("Tab")
+            if tab.evaluate("document.activeElement.getAttribute('aria-describedby')") == "cite-1":
+                break
+        else:
+            pytest.fail("the citation link is not reachable with the keyboard")
+        assert tip.is_visible()
+        assert "Attention is all you need" in tip.inner_text()
+        box = tip.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+        scroll = tab.evaluate(
+            "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        assert scroll == 0
+        tab.screenshot(path=str(out / f"citation-focus-{width}.png"))
+        described = tab.evaluate(
+            "document.getElementById(document.activeElement.getAttribute('aria-describedby'))"
+            ".textContent"
+        )
+        assert described.startswith("Vaswani, A.")
+        tab.keyboard.press("Tab")
+        assert not tip.is_visible()
+        tab.locator('a[aria-describedby="cite-2"]').hover()
+        assert tab.locator("#cite-2").is_visible()
+
+
+def test_nothing_left_behind() -> None:
+    assert shutil.which("true")  # keeps the module importable without Chromium for -m "not browser"
