@@ -51,7 +51,11 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def plan_jobs(sources: tuple[content.SourcePost, ...], config: SiteConfig) -> list[PostJob]:
+def plan_jobs(
+    sources: tuple[content.SourcePost, ...],
+    config: SiteConfig,
+    last_render_keys: dict[str, str] | None = None,
+) -> list[PostJob]:
     """Order posts newest first and compute each one's cache keys and neighbours."""
     ordered = sort_posts(sources)
     version = code_version()
@@ -82,7 +86,8 @@ def plan_jobs(sources: tuple[content.SourcePost, ...], config: SiteConfig) -> li
             repr(older),
             repr(newer),
         )
-        jobs.append(PostJob(source, render_key, page_key, older, newer, source.slug in feed))
+        last = (last_render_keys or {}).get(source.path.as_posix())
+        jobs.append(PostJob(source, render_key, page_key, older, newer, source.slug in feed, last))
     return jobs
 
 
@@ -169,7 +174,7 @@ def build(
     loaded = content.load_posts(config, previous.records)
     now = now if now is not None else clock.reference_time()
     due = clock.due_posts(loaded.posts, now, include_future=config.drafts)
-    planned = plan_jobs(due, config)
+    planned = plan_jobs(due, config, previous.render_keys)
     errors: list[BuildError] = list(loaded.errors)
     summaries: dict[str, PostSummary] = {}
     full: dict[str, Rendered] = {}
@@ -215,13 +220,13 @@ def build(
                 out=str(out),
                 outputs=output.entries,
                 summaries={job.render_key: summaries[job.source.slug] for job in planned},
+                render_keys={job.source.path.as_posix(): job.render_key for job in planned},
                 records=loaded.records,
                 groups=groups.groups,
             )
         )
     if pending:
         cache.prune("render", {job.render_key for job in planned})
-        cache.prune("fragments", {hash_parts(code_version(), job.source.path) for job in planned})
     return BuildResult(
         pages=sum(rel.endswith(".html") for rel in output.entries),
         posts=len(posts),

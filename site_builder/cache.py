@@ -120,6 +120,7 @@ class Manifest:
     out: str = ""
     outputs: dict[str, OutputEntry] = field(default_factory=dict)
     summaries: dict[str, Any] = field(default_factory=dict)  # render key -> PostSummary
+    render_keys: dict[str, str] = field(default_factory=dict)  # post path -> its render key
     records: dict[str, Any] = field(default_factory=dict)  # post path -> content.FileRecord
     # Site-wide outputs (listings, feed, assets): group -> (input key, files)
     groups: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
@@ -131,6 +132,7 @@ class Cache:
     def __init__(self, directory: Path, enabled: bool = True) -> None:
         self.directory = directory
         self.enabled = enabled
+        self._made: set[Path] = set()  # directories known to exist (each mkdir is a syscall)
 
     def _path(self, kind: str, key: str) -> Path:
         return self.directory / kind / key[:2] / key
@@ -148,10 +150,17 @@ class Cache:
             return None
 
     def put(self, kind: str, key: str, value: Any) -> None:
+        """Store an entry. Written in place, not via a temporary file and a rename: creating
+        files is the slowest thing a cold build does, and a torn entry fails its checksum
+        on read and is discarded, so atomicity buys nothing here."""
         if not self.enabled:
             return
+        path = self._path(kind, key)
         with contextlib.suppress(OSError):  # a read-only or full disk costs speed, not the build
-            atomic_write(self._path(kind, key), _dump(value))
+            if path.parent not in self._made:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                self._made.add(path.parent)
+            path.write_bytes(_dump(value))
 
     def get_bytes(self, kind: str, key: str) -> bytes | None:
         value = self.get(kind, key)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from site_builder import bibliography, content, fonts, pages
-from site_builder.cache import Cache, code_version, hash_parts
+from site_builder.cache import Cache
 from site_builder.config import SiteConfig
 from site_builder.content import SourcePost
 from site_builder.errors import BuildError, BuildErrors
@@ -48,6 +48,7 @@ class PostJob:
     older: Neighbour | None
     newer: Neighbour | None
     want_full: bool  # the feed needs this post's HTML back
+    last_render_key: str | None = None  # this post's previous render, for its fragment memo
 
 
 @dataclass(frozen=True)
@@ -120,9 +121,9 @@ def load_bibliography(
 
 
 def _write(state: WorkerState, rel: str, data: bytes, key: str) -> tuple[str, OutputEntry]:
+    # The stage is a new, empty directory: no old file (or hard link) can be in the way.
     target = state.stage_root / rel
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.unlink(missing_ok=True)
     target.write_bytes(data)
     stat = target.stat()
     return rel, OutputEntry(key, stat.st_size, stat.st_mtime_ns)
@@ -136,8 +137,8 @@ def run_job(job: PostJob) -> PostResult:
     rendered = state.cache.get("render", job.render_key)
     if not isinstance(rendered, Rendered):
         # The fragments of this post's last render: an edit re-converts only what changed.
-        memo_key = hash_parts(code_version(), job.source.path)
-        memo = state.cache.get("fragments", memo_key)
+        last = state.cache.get("render", job.last_render_key) if job.last_render_key else None
+        memo = last.fragments if isinstance(last, Rendered) else None
         try:
             rendered = render_markdown(
                 content.reload(job.source, config),
@@ -149,8 +150,6 @@ def run_job(job: PostJob) -> PostResult:
             return PostResult(job.source.slug, None, None, tuple(exc.errors), ())
         except BuildError as exc:
             return PostResult(job.source.slug, None, None, (exc,), ())
-        state.cache.put("fragments", memo_key, rendered.fragments)
-        rendered = dataclasses.replace(rendered, fragments={})
         state.cache.put("render", job.render_key, rendered)
     if state.env is None:
         state.env = pages.make_environment(
