@@ -78,12 +78,23 @@ def set_state(config: SiteConfig, stage_root: Path, cache: Cache) -> None:
 
 
 def summarise(rendered: Rendered) -> PostSummary:
+    """The post without its bodies, links, headings and fragments: what listings and the
+    font need. Its formulas are all among the fragments (much less to scan than the page)."""
+    formulas = [html for key, html in rendered.fragments.items() if key[0] == "math"]
+    bare = dataclasses.replace(
+        rendered,
+        html="",
+        notes_html="",
+        references_html="",
+        files=(),
+        fragments={},
+        links=(),
+        headings=(),
+    )
     return PostSummary(
-        rendered=dataclasses.replace(
-            rendered, html="", notes_html="", references_html="", files=()
-        ),
+        rendered=bare,
         file_names=tuple(name for name, _ in rendered.files),
-        math_chars=fonts.math_characters([rendered.html, rendered.notes_html]),
+        math_chars=fonts.math_characters(formulas),
     )
 
 
