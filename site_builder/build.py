@@ -62,6 +62,13 @@ def plan_jobs(
     template = pages.template_closure_hash(config, "post.html")
     config_key = repr(replace(config, root=Path(".")))
     feed = {source.slug for source in ordered[: feeds.FEED_SIZE]}
+    bib_keys: dict[Path | None, str] = {}  # most posts share one .bib: hash it once
+
+    def bib_key(named: Path | None) -> str:
+        if named not in bib_keys:
+            bib_keys[named] = bibliography.content_key(named, config.root)
+        return bib_keys[named]
+
     jobs = []
     for index, source in enumerate(ordered):
         bundle = _bundle_files(source)
@@ -73,7 +80,7 @@ def plan_jobs(
             "\n".join(rel for rel, _ in bundle),
             source.body_hash,
             config.citation_style,
-            bibliography.content_key(source.bibliography, config.root),
+            bib_key(source.bibliography),
         )
         older = _neighbour(ordered, index + 1)
         newer = _neighbour(ordered, index - 1) if index > 0 else None
