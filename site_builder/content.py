@@ -118,9 +118,11 @@ def load_posts(config: SiteConfig, previous: dict[str, FileRecord] | None = None
                 errors.append(exc)
                 continue
             reparsed += 1
-            stripped = dataclasses.replace(post, body="")
+            # Bodies are not kept: a thousand posts' Markdown is most of a large
+            # build's memory, and only posts that must render need theirs (reload()).
+            post = dataclasses.replace(post, body="")
             record = FileRecord(
-                stat.st_size, stat.st_mtime_ns, config_key, stripped, tuple(post_warnings)
+                stat.st_size, stat.st_mtime_ns, config_key, post, tuple(post_warnings)
             )
         else:
             post = record.post
@@ -145,9 +147,19 @@ def read_post(file: Path, rel: Path, config: SiteConfig) -> tuple[SourcePost, li
 
 
 def reload(post: SourcePost, config: SiteConfig) -> SourcePost:
-    """The post with its body, for a record that came from the cache without it."""
+    """The post with its body (loaded posts don't hold it). The body is cut from the file at
+    its known line, without parsing the front matter again; if the file changed since it
+    was loaded (the hash differs), it is read and parsed in full."""
     if post.body or not post.body_hash or post.body_hash == _hash(""):
         return post
+    try:
+        text = (config.root / post.path).read_bytes().decode("utf-8").removeprefix("\ufeff")
+    except (OSError, UnicodeDecodeError):
+        text = None
+    if text is not None:
+        body = "\n".join(text.split("\n")[post.body_line - 1 :])
+        if _hash(body) == post.body_hash:
+            return dataclasses.replace(post, body=body)
     fresh, _ = read_post(config.root / post.path, post.path, config)
     return fresh
 
