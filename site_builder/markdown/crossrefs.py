@@ -82,8 +82,17 @@ def register(env: dict[str, Any], ident: str, token: Token | None, line: int | N
 def _link_references(state: StateCore) -> None:
     env = cast(dict[str, Any], state.env)
     for token in state.tokens:
-        if token.type == "inline" and token.children:
+        if token.type == "inline" and token.children and _has_references(token.children):
             token.children = _resolve(env, token)
+
+
+def _has_references(children: list[Token]) -> bool:
+    """Most paragraphs refer to nothing; rebuilding their tokens costs time and changes
+    nothing, so look for anything ``_resolve`` would act on first."""
+    return any(
+        child.type == "cite" or ("ref{" in child.content and child.type != "code_inline")
+        for child in children
+    )
 
 
 def _resolve(env: dict[str, Any], block: Token) -> list[Token]:
