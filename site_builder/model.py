@@ -16,20 +16,10 @@ from site_builder.markdown import Rendered
 from site_builder.slug import slugify as tag_slug
 
 # English month names, not the locale's: output never depends on the machine.
-_MONTHS = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
+MONTHS = (
+    "January", "February", "March", "April", "May", "June",
+    "July", "August", "September", "October", "November", "December",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -49,7 +39,7 @@ class Post:
             self.source.title,
             date.year,
             self.url,
-            date=f"{date.year}, {_MONTHS[date.month - 1]} {date.day}",
+            date=f"{date.year}, {MONTHS[date.month - 1]} {date.day}",
             site=self.site_title,
         )
 

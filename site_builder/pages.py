@@ -20,23 +20,9 @@ from site_builder import feeds
 from site_builder.config import SiteConfig
 from site_builder.errors import BuildError
 from site_builder.meta import page_meta, post_meta
-from site_builder.model import Post, Site
+from site_builder.model import MONTHS, Post, Site
 from site_builder.slug import slugify
 
-MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 
 
 def human_date(value: datetime) -> str:
