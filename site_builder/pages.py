@@ -24,7 +24,6 @@ from site_builder.model import MONTHS, Post, Site
 from site_builder.slug import slugify
 
 
-
 def human_date(value: datetime) -> str:
     """``29 November 2026``: spelled out by hand so the system locale never leaks in."""
     return f"{value.day} {MONTHS[value.month - 1]} {value.year}"
