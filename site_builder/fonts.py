@@ -1,8 +1,11 @@
-"""The math font: Latin Modern Math, cut down to the characters the site's MathML uses.
+"""The math font: TeX Gyre Pagella Math, cut down to the characters the site's MathML uses.
+
+It is the math companion of the text face, TeX Gyre Pagella (``static/fonts/``,
+made by ``tools/make_text_fonts.py``), so letters in formulas match the prose.
 
 Browsers need an OpenType MATH table to stretch ``\\left(`` around a fraction
 and to draw a display-size ``\\sum``; system fonts rarely have one. The full
-font is 730 KB, while a blog uses a few dozen characters, so each build
+font is 600 KB, while a blog uses a few dozen characters, so each build
 subsets it with fontTools. The subset keeps the MATH table together with the
 size variants and assembly parts of every kept glyph (fontTools closes the
 glyph set over MATH and GSUB), so stretchy delimiters, radicals and large
@@ -21,10 +24,10 @@ from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
-FONT_FILE = "latinmodern-math.otf"
-FAMILY = "Latin Modern Math"
+FONT_FILE = "texgyrepagella-math.otf"
+FAMILY = "TeX Gyre Pagella Math"
 # GUST Font License asks that modified versions be renamed: the subset is.
-SUBSET_NAME = "Latin Modern Math Subset"
+SUBSET_NAME = "Pagella Math Subset"
 
 _MATH = re.compile(r"<math\b.*?</math>", re.DOTALL)
 _ANNOTATION = re.compile(r"<annotation\b.*?</annotation>", re.DOTALL)

@@ -27,7 +27,8 @@ MEASURE = """() => {
   const sum = variance.querySelector('munderover > mo');
   const lower = variance.querySelector('munderover > :nth-child(2)');
   const varName = variance.querySelector('mi');
-  const faces = [...document.fonts].filter(f => f.family.replace(/"/g, '') === 'Latin Modern Math');
+  const family = 'TeX Gyre Pagella Math';
+  const faces = [...document.fonts].filter(f => f.family.replace(/"/g, '') === family);
   return {
     fence: box(fence),
     numerator: box(attention.querySelector('mfrac > :first-child')),
@@ -36,7 +37,7 @@ MEASURE = """() => {
     lower: box(lower),
     varName: box(varName),
     fontStatus: faces.map(f => f.status),
-    fontCheck: document.fonts.check('20px "Latin Modern Math"'),
+    fontCheck: document.fonts.check('20px "TeX Gyre Pagella Math"'),
     family: getComputedStyle(attention).fontFamily,
     softmaxStyle: getComputedStyle(softmax).fontStyle,
   };
@@ -69,7 +70,7 @@ def test_math_font_is_downloaded_and_used(measured: dict[str, Any]) -> None:
     assert [status for url, status in measured["fonts"] if "math.woff2" in url] == [200]
     assert measured["fontStatus"] == ["loaded"]
     assert measured["fontCheck"] is True
-    assert measured["family"].startswith('"Latin Modern Math"')
+    assert measured["family"].startswith('"TeX Gyre Pagella Math"')
 
 
 def test_parentheses_stretch_around_the_fraction(measured: dict[str, Any]) -> None:

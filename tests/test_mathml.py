@@ -208,7 +208,7 @@ def test_subset_font_is_valid_woff2_with_math_table(site_math: frozenset[str]) -
     assert source is not None
     data = fonts.subset_woff2(source, site_math)
     assert data[:4] == b"wOF2"
-    assert len(data) < 60_000, "the subset should be a small fraction of the 730 KB font"
+    assert len(data) < 60_000, "the subset should be a small fraction of the 600 KB font"
     font = TTFont(io.BytesIO(data))
     cmap = font.getBestCmap()
     assert {ord(c) for c in site_math if ord(c) in TTFont(source).getBestCmap()} <= set(cmap)
@@ -235,6 +235,6 @@ def test_subset_font_is_deterministic(site_math: frozenset[str]) -> None:
 
 def test_font_face_rule() -> None:
     css = fonts.font_face_css("../fonts/math.woff2")
-    assert 'font-family: "Latin Modern Math"' in css
+    assert 'font-family: "TeX Gyre Pagella Math"' in css
     assert 'src: url("../fonts/math.woff2") format("woff2")' in css
     assert "font-display: swap" in css

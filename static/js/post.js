@@ -11,19 +11,23 @@
 //
 // Wide equations: a display equation wider than the column scrolls in its own
 // box; while it does, it takes keyboard focus so it can be scrolled with the
-// arrow keys (code blocks carry tabindex in the markup already).
+// arrow keys (code blocks carry tabindex in the markup already). Checked again
+// on resize and whenever fonts finish loading.
 (function () {
   "use strict";
 
   var equations = document.querySelectorAll(".math-display");
   function focusableWhenScrolling() {
     equations.forEach(function (box) {
-      if (box.scrollWidth > box.clientWidth + 1) box.setAttribute("tabindex", "0");
+      // Strictly wider: a box that scrolls by a single pixel still scrolls.
+      if (box.scrollWidth > box.clientWidth) box.setAttribute("tabindex", "0");
       else box.removeAttribute("tabindex");
     });
   }
   focusableWhenScrolling();
   window.addEventListener("resize", focusableWhenScrolling);
+  // The web fonts swap in after this runs and change the equations' widths.
+  if (document.fonts) document.fonts.addEventListener("loadingdone", focusableWhenScrolling);
 
   document.querySelectorAll("button[data-copy]").forEach(function (button) {
     var box = button.closest(".cite-box");
