@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -55,6 +55,7 @@ def plan_jobs(
     sources: tuple[content.SourcePost, ...],
     config: SiteConfig,
     last_render_keys: dict[str, str] | None = None,
+    known_renders: Collection[str] | None = None,
 ) -> list[PostJob]:
     """Order posts newest first and compute each one's cache keys and neighbours."""
     ordered = sort_posts(sources)
@@ -94,7 +95,10 @@ def plan_jobs(
             repr(newer),
         )
         last = (last_render_keys or {}).get(source.path.as_posix())
-        jobs.append(PostJob(source, render_key, page_key, older, newer, source.slug in feed, last))
+        cached = render_key in (known_renders or ())
+        jobs.append(
+            PostJob(source, render_key, page_key, older, newer, source.slug in feed, last, cached)
+        )
     return jobs
 
 
@@ -181,7 +185,7 @@ def build(
     loaded = content.load_posts(config, previous.records)
     now = now if now is not None else clock.reference_time()
     due = clock.due_posts(loaded.posts, now, include_future=config.drafts)
-    planned = plan_jobs(due, config, previous.render_keys)
+    planned = plan_jobs(due, config, previous.render_keys, previous.summaries.keys())
     errors: list[BuildError] = list(loaded.errors)
     summaries: dict[str, PostSummary] = {}
     full: dict[str, Rendered] = {}

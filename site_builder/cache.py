@@ -19,6 +19,7 @@ import hashlib
 import os
 import pickle
 import re
+import shutil
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -135,7 +136,9 @@ class Cache:
         self._made: set[Path] = set()  # directories known to exist (each mkdir is a syscall)
 
     def _path(self, kind: str, key: str) -> Path:
-        return self.directory / kind / key[:2] / key
+        # Flat: one directory per kind. Creating directories is slow on some file
+        # systems, and a few thousand entries in one directory are not.
+        return self.directory / kind / key
 
     def get(self, kind: str, key: str) -> Any | None:
         if not self.enabled:
@@ -171,9 +174,11 @@ class Cache:
         root = self.directory / kind
         if not self.enabled or not root.is_dir():
             return
-        for shard in root.iterdir():
-            for entry in shard.iterdir():
-                if entry.name not in keep:
+        for entry in root.iterdir():
+            if entry.name not in keep:
+                if entry.is_dir():  # the sharded layout of earlier versions
+                    shutil.rmtree(entry, ignore_errors=True)
+                else:
                     entry.unlink(missing_ok=True)
 
     def _manifest_path(self, out: Path) -> Path:

@@ -31,6 +31,7 @@ KNOWN_KEYS = {
     "bibliography",
     "pdf",
 }
+BODY_BUDGET = 16 * 1024 * 1024  # characters of Markdown held in memory while loading
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
@@ -101,6 +102,7 @@ def load_posts(config: SiteConfig, previous: dict[str, FileRecord] | None = None
     errors: list[BuildError] = []
     records: dict[str, FileRecord] = {}
     reparsed = 0
+    kept = 0
     config_key = repr(config)
     for file in find_post_files(config):
         rel = file.relative_to(config.root)
@@ -118,12 +120,16 @@ def load_posts(config: SiteConfig, previous: dict[str, FileRecord] | None = None
                 errors.append(exc)
                 continue
             reparsed += 1
-            # Bodies are not kept: a thousand posts' Markdown is most of a large
-            # build's memory, and only posts that must render need theirs (reload()).
-            post = dataclasses.replace(post, body="")
+            stripped = dataclasses.replace(post, body="")
             record = FileRecord(
-                stat.st_size, stat.st_mtime_ns, config_key, post, tuple(post_warnings)
+                stat.st_size, stat.st_mtime_ns, config_key, stripped, tuple(post_warnings)
             )
+            # Bodies are kept up to a budget: re-reading a file in a worker costs a
+            # slow open(), but a large site's Markdown would be most of the memory.
+            # Past the budget, reload() cuts the body from the file when needed.
+            kept += len(post.body)
+            if kept > BODY_BUDGET:
+                post = stripped
         else:
             post = record.post
         records[rel.as_posix()] = record

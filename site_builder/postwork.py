@@ -49,6 +49,7 @@ class PostJob:
     newer: Neighbour | None
     want_full: bool  # the feed needs this post's HTML back
     last_render_key: str | None = None  # this post's previous render, for its fragment memo
+    cached: bool = False  # the last build stored this render key
 
 
 @dataclass(frozen=True)
@@ -145,7 +146,9 @@ def run_job(job: PostJob) -> PostResult:
     state = _STATE
     assert state is not None, "set_state() must run before jobs"
     config = state.config
-    rendered = state.cache.get("render", job.render_key)
+    # Only look when the last build made this entry: on a cold build every lookup
+    # would be a failed open(), and opening files is slow on some file systems.
+    rendered = state.cache.get("render", job.render_key) if job.cached else None
     if not isinstance(rendered, Rendered):
         # The fragments of this post's last render: an edit re-converts only what changed.
         last = state.cache.get("render", job.last_render_key) if job.last_render_key else None
