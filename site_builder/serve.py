@@ -260,7 +260,10 @@ def serve(config: SiteConfig, out: Path, host: str, port: int, drafts: bool) -> 
     def terminate(_signum: int, _frame: object) -> None:
         raise KeyboardInterrupt
 
+    # Both, explicitly: a server started from a script in the background inherits
+    # SIGINT as "ignored", and Ctrl-C (or a test's SIGINT) must still stop it.
     signal.signal(signal.SIGTERM, terminate)
+    signal.signal(signal.SIGINT, terminate)
     state.publish(build_once(root, out, base_url, drafts))
     threads = [threading.Thread(target=builder, daemon=True), *watch(root, changed, stop)]
     threads[0].start()
