@@ -24,7 +24,9 @@
       else box.removeAttribute("tabindex");
     });
   }
-  focusableWhenScrolling();
+  // Measuring widths forces a layout; after the first frame the layout is done
+  // anyway, so the check is cheap and the page paints without waiting for it.
+  requestAnimationFrame(function () { setTimeout(focusableWhenScrolling, 0); });
   window.addEventListener("resize", focusableWhenScrolling);
   // The web fonts swap in after this runs and change the equations' widths.
   if (document.fonts) document.fonts.addEventListener("loadingdone", focusableWhenScrolling);
