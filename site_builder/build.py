@@ -314,7 +314,12 @@ class SiteOutputs:
         self.base_key = hash_parts(
             code_version(),
             repr(replace(config, root=Path("."))),
-            *(f"{t.name}:{t.read_bytes().hex()}" for t in templates if t.is_file()),
+            *(
+                part
+                for t in templates
+                if t.is_file()
+                for part in (t.relative_to(config.root).as_posix(), t.read_bytes())
+            ),
         )
 
     def write_all(self) -> None:

@@ -7,6 +7,7 @@ file-system order; tags, prev/next links and citations are derived here.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from functools import cached_property
 
 from site_builder.citation import Citation, make_citation
@@ -73,18 +74,6 @@ class Site:
     posts: tuple[Post, ...]  # newest first
     tags: tuple[Tag, ...]  # by name
 
-    def previous_and_next(self, post: Post) -> tuple[Post | None, Post | None]:
-        """(older, newer) neighbours of a post in date order."""
-        index = self._positions[post.slug]
-        older = self.posts[index + 1] if index + 1 < len(self.posts) else None
-        newer = self.posts[index - 1] if index > 0 else None
-        return older, newer
-
-    @cached_property
-    def _positions(self) -> dict[str, int]:
-        # Slugs are unique (checked when loading), so this is a total index.
-        return {post.slug: index for index, post in enumerate(self.posts)}
-
 
 def make_post(source: SourcePost, rendered: Rendered, config: SiteConfig) -> Post:
     path = f"posts/{source.slug}/"
@@ -97,13 +86,18 @@ def make_post(source: SourcePost, rendered: Rendered, config: SiteConfig) -> Pos
     )
 
 
+def _order(source: SourcePost) -> tuple[datetime, str]:
+    """Newest first (sorted in reverse); the slug breaks ties so the order never depends on
+    the file system."""
+    return (source.date, source.slug)
+
+
 def sort_posts(sources: tuple[SourcePost, ...] | list[SourcePost]) -> list[SourcePost]:
-    """Newest first; the slug breaks ties so the order never depends on the file system."""
-    return sorted(sources, key=lambda s: (s.date, s.slug), reverse=True)
+    return sorted(sources, key=_order, reverse=True)
 
 
 def build_site(config: SiteConfig, posts: list[Post]) -> Site:
-    ordered = sorted(posts, key=lambda p: (p.source.date, p.slug), reverse=True)
+    ordered = sorted(posts, key=lambda post: _order(post.source), reverse=True)
     by_tag: dict[str, list[Post]] = {}
     names: dict[str, str] = {}
     for post in ordered:
