@@ -180,6 +180,21 @@ def build(
     """
     started = time.perf_counter()
     cache = Cache(config.root / ".cache", enabled=use_cache)
+    try:
+        return _build(config, out, now, cache, jobs, progress, started)
+    finally:
+        cache.renders.close()
+
+
+def _build(
+    config: SiteConfig,
+    out: Path,
+    now: datetime | None,
+    cache: Cache,
+    jobs: int | None,
+    progress: Progress | None,
+    started: float,
+) -> BuildResult:
     out = out.resolve()
     previous = cache.load_manifest(out)
     loaded = content.load_posts(config, previous.records)
@@ -194,8 +209,11 @@ def build(
         pending = [job for job in planned if not _reuse(job, previous, output, summaries)]
         errors.extend(_parse_bibliographies(pending, config, cache))
         workers = jobs or default_jobs()
-        for done, result in enumerate(run_jobs(pending, config, output, cache, workers), 1):
+        results = run_jobs(pending, config, output, cache, workers)
+        for done, (job, result) in enumerate(zip(pending, results, strict=True), 1):
             errors.extend(result.errors)
+            if result.entry is not None:
+                cache.renders.put(job.render_key, result.entry)
             for rel, entry in result.outputs:
                 output.record(rel, entry)
             if result.summary is not None:
@@ -237,7 +255,8 @@ def build(
             )
         )
     if pending:
-        cache.prune("render", {job.render_key for job in planned})
+        cache.renders.prune(job.render_key for job in planned)
+        cache.drop_legacy()
     return BuildResult(
         pages=sum(rel.endswith(".html") for rel in output.entries),
         posts=len(posts),
@@ -368,7 +387,7 @@ class SiteOutputs:
 
     def _full(self, job: PostJob) -> Rendered:
         """A feed entry's HTML: from this build, the cache, or (cache lost) rendered again."""
-        rendered = self.full.get(job.source.slug) or self.cache.get("render", job.render_key)
+        rendered = self.full.get(job.source.slug) or self.cache.renders.get(job.render_key)
         if isinstance(rendered, Rendered):
             return rendered
         source = content.reload(job.source, self.config)

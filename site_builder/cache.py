@@ -5,8 +5,10 @@ Everything here is an optimisation that must never change a byte of output:
 * Entries are keyed by a hash of their inputs *and* the code version (this
   package's source and the versions of the libraries that shape the HTML), so
   an upgrade or an edit to a renderer invalidates them.
-* Every entry carries a SHA-256 of its payload and is verified on read; a
-  corrupt, truncated or unreadable entry is deleted and recomputed, never used.
+* Every entry carries a SHA-256 of its payload and its key and is verified on
+  read; a corrupt, truncated, unreadable or misplaced entry is deleted and
+  recomputed, never used. Rendered posts are in ``store.RenderStore`` (one
+  SQLite file); the few other kinds are a file each.
 * Output files are reused (hard-linked from the previous ``public/``) only when
   the manifest says they were produced from the same key *and* the file is still
   the one we wrote (same size and modification time).
@@ -88,17 +90,26 @@ def hash_parts(*parts: object) -> str:
     return digest.hexdigest()
 
 
-def _dump(value: Any) -> bytes:
+def dump_entry(value: Any, key: str = "") -> bytes:
+    """Pickle ``value`` behind a SHA-256 of the payload *and* the key it is stored under, so
+    an entry that ends up under another key (a copied row, a renamed file) fails too."""
     payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-    return hashlib.sha256(payload).digest() + payload
+    return _checksum(key, payload) + payload
 
 
-def _load(data: bytes) -> Any:
+def load_entry(data: bytes, key: str = "") -> Any:
     """Unpickle a verified payload; raises ValueError when the checksum does not match."""
     checksum, payload = data[:32], data[32:]
-    if len(data) < 32 or hashlib.sha256(payload).digest() != checksum:
+    if len(data) < 32 or _checksum(key, payload) != checksum:
         raise ValueError("checksum mismatch")
     return pickle.loads(payload)  # our own files, verified above
+
+
+def _checksum(key: str, payload: bytes) -> bytes:
+    digest = hashlib.sha256(key.encode())
+    digest.update(b"\0")
+    digest.update(payload)
+    return digest.digest()
 
 
 def atomic_write(path: Path, data: bytes) -> None:
@@ -134,6 +145,9 @@ class Cache:
         self.directory = directory
         self.enabled = enabled
         self._made: set[Path] = set()  # directories known to exist (each mkdir is a syscall)
+        from site_builder.store import RenderStore  # it imports this module
+
+        self.renders = RenderStore(directory / "render.db", enabled)
 
     def _path(self, kind: str, key: str) -> Path:
         # Flat: one directory per kind. Creating directories is slow on some file
@@ -145,7 +159,7 @@ class Cache:
             return None
         path = self._path(kind, key)
         try:
-            return _load(path.read_bytes())
+            return load_entry(path.read_bytes(), f"{kind}/{key}")
         except FileNotFoundError:
             return None
         except Exception:  # corrupt or from an incompatible version: discard it
@@ -163,23 +177,17 @@ class Cache:
             if path.parent not in self._made:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 self._made.add(path.parent)
-            path.write_bytes(_dump(value))
+            path.write_bytes(dump_entry(value, f"{kind}/{key}"))
 
     def get_bytes(self, kind: str, key: str) -> bytes | None:
         value = self.get(kind, key)
         return value if isinstance(value, bytes) else None
 
-    def prune(self, kind: str, keep: set[str]) -> None:
-        """Drop entries no longer referenced, so the cache does not grow without bound."""
-        root = self.directory / kind
-        if not self.enabled or not root.is_dir():
-            return
-        for entry in root.iterdir():
-            if entry.name not in keep:
-                if entry.is_dir():  # the sharded layout of earlier versions
-                    shutil.rmtree(entry, ignore_errors=True)
-                else:
-                    entry.unlink(missing_ok=True)
+    def drop_legacy(self) -> None:
+        """Delete ``render/``, the file-per-entry layout of earlier versions (now ``render.db``)."""
+        legacy = self.directory / "render"
+        if self.enabled and legacy.is_dir():
+            shutil.rmtree(legacy, ignore_errors=True)
 
     def _manifest_path(self, out: Path) -> Path:
         """One manifest per output directory, so ``serve`` and ``build`` don't evict each other."""
@@ -189,7 +197,7 @@ class Cache:
         if not self.enabled:
             return Manifest()
         try:
-            manifest = _load(self._manifest_path(out).read_bytes())
+            manifest = load_entry(self._manifest_path(out).read_bytes())
         except Exception:
             return Manifest()
         if not isinstance(manifest, Manifest) or manifest.version != code_version():
@@ -200,4 +208,4 @@ class Cache:
         if not self.enabled:
             return
         with contextlib.suppress(OSError):
-            atomic_write(self._manifest_path(Path(manifest.out)), _dump(manifest))
+            atomic_write(self._manifest_path(Path(manifest.out)), dump_entry(manifest))

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from site_builder import bibliography, content, fonts, pages
-from site_builder.cache import Cache
+from site_builder.cache import Cache, dump_entry
 from site_builder.config import SiteConfig
 from site_builder.content import SourcePost
 from site_builder.errors import BuildError, BuildErrors
@@ -59,6 +59,7 @@ class PostResult:
     full: Rendered | None
     errors: tuple[BuildError, ...]
     outputs: tuple[tuple[str, OutputEntry], ...]
+    entry: bytes | None = None  # a new render for the store, pickled here (off the main process)
 
 
 @dataclass
@@ -148,10 +149,11 @@ def run_job(job: PostJob) -> PostResult:
     config = state.config
     # Only look when the last build made this entry: on a cold build every lookup
     # would be a failed open(), and opening files is slow on some file systems.
-    rendered = state.cache.get("render", job.render_key) if job.cached else None
+    rendered = state.cache.renders.get(job.render_key) if job.cached else None
+    entry = None
     if not isinstance(rendered, Rendered):
         # The fragments of this post's last render: an edit re-converts only what changed.
-        last = state.cache.get("render", job.last_render_key) if job.last_render_key else None
+        last = state.cache.renders.get(job.last_render_key) if job.last_render_key else None
         memo = last.fragments if isinstance(last, Rendered) else None
         try:
             rendered = render_markdown(
@@ -164,7 +166,7 @@ def run_job(job: PostJob) -> PostResult:
             return PostResult(job.source.slug, None, None, tuple(exc.errors), ())
         except BuildError as exc:
             return PostResult(job.source.slug, None, None, (exc,), ())
-        state.cache.put("render", job.render_key, rendered)
+        entry = dump_entry(rendered, job.render_key) if state.cache.renders.enabled else None
     if state.env is None:
         state.env = pages.make_environment(
             config, cache_dir=state.cache.directory / "jinja" if state.cache.enabled else None
@@ -184,4 +186,5 @@ def run_job(job: PostJob) -> PostResult:
         full=rendered if job.want_full else None,
         errors=(),
         outputs=tuple(outputs),
+        entry=entry,
     )

@@ -7,9 +7,11 @@ output directory with the cache, then compares it file by file with a clean
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -122,16 +124,31 @@ def test_site_yaml_and_static_changes(site: Path, tmp_path: Path) -> None:
 
 def test_corrupt_cache_is_discarded(site: Path, tmp_path: Path) -> None:
     cache = site / ".cache"
-    for entry in (cache / "render").rglob("*"):
-        if entry.is_file():
-            entry.write_bytes(entry.read_bytes()[:-7] + b"garbage")
     manifests = list(cache.glob("manifest-*"))
     assert manifests
     for manifest in manifests:
         manifest.write_bytes(b"\x00not a manifest")
+    (cache / "render.db").write_bytes(b"SQLite format 3\x00" + b"garbage" * 100)
     victim = site / "content/posts/post-00001.md"
     victim.write_text(victim.read_text() + "\nEdited.\n")
     rebuild(site)
+    assert_matches_clean(site, tmp_path)
+
+
+def test_corrupt_render_entries_are_not_used(site: Path, tmp_path: Path) -> None:
+    """The manifest is intact, so a template change looks every post up in the store and
+    finds entries that fail their checksum (or hold another post): all are re-rendered."""
+    with contextlib.closing(sqlite3.connect(site / ".cache/render.db")) as db, db:
+        rows = db.execute("SELECT key, data FROM render ORDER BY key").fetchall()
+        assert len(rows) == 24
+        for key, data in rows[:12]:
+            db.execute("UPDATE render SET data = ? WHERE key = ?", (data[:-7] + b"garbage", key))
+        swapped = [data for _, data in rows[12:]][::-1]  # valid entries under the wrong keys
+        for (key, _), data in zip(rows[12:], swapped, strict=True):
+            db.execute("UPDATE render SET data = ? WHERE key = ?", (data, key))
+    template = site / "templates/post.html"
+    template.write_text(template.read_text() + "{# force every post page #}\n")
+    assert rebuild(site) == 24
     assert_matches_clean(site, tmp_path)
 
 
