@@ -21,7 +21,10 @@ $(TEST_STAMP): $(STAMP) pyproject.toml
 	$(BIN)/pip install --quiet torch==2.13.0 || echo "torch unavailable: reference test will be skipped"
 	touch $@
 
+# Byte-compile the package as pip does for an installed one: an editable install
+# otherwise compiles it on every run where PYTHONDONTWRITEBYTECODE is set.
 build: $(STAMP)
+	@$(BIN)/python -m compileall -q site_builder
 	$(BIN)/site-builder build $(BUILD_FLAGS)
 
 test: $(TEST_STAMP)

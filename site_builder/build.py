@@ -42,6 +42,10 @@ class BuildResult:
     seconds: float
     warnings: tuple[BuildWarning, ...]
     rendered: int = 0  # posts whose Markdown or page was rendered (not reused)
+    # For the no-op check (``snapshot``): every file written, as (path, size, mtime_ns)...
+    outputs: tuple[tuple[str, int, int], ...] = ()
+    next_due: datetime | None = None  # ...when the next scheduled post falls due...
+    outside_inputs: bool = False  # ...and whether a post reads a file outside the watched folders
 
 
 def default_jobs() -> int:
@@ -56,11 +60,12 @@ def plan_jobs(
     config: SiteConfig,
     last_render_keys: dict[str, str] | None = None,
     known_renders: Collection[str] | None = None,
+    cache: Cache | None = None,
 ) -> list[PostJob]:
     """Order posts newest first and compute each one's cache keys and neighbours."""
     ordered = sort_posts(sources)
     version = code_version()
-    template = pages.template_closure_hash(config, "post.html")
+    template = pages.template_closure_hash(config, "post.html", cache)
     config_key = repr(replace(config, root=Path(".")))
     feed = {source.slug for source in ordered[: feeds.FEED_SIZE]}
     bib_keys: dict[Path | None, str] = {}  # most posts share one .bib: hash it once
@@ -200,7 +205,7 @@ def _build(
     loaded = content.load_posts(config, previous.records)
     now = now if now is not None else clock.reference_time()
     due = clock.due_posts(loaded.posts, now, include_future=config.drafts)
-    planned = plan_jobs(due, config, previous.render_keys, previous.summaries.keys())
+    planned = plan_jobs(due, config, previous.render_keys, previous.summaries.keys(), cache)
     errors: list[BuildError] = list(loaded.errors)
     summaries: dict[str, PostSummary] = {}
     full: dict[str, Rendered] = {}
@@ -263,6 +268,15 @@ def _build(
         seconds=time.perf_counter() - started,
         warnings=tuple(warnings),
         rendered=len(pending),
+        outputs=tuple((rel, e.size, e.mtime_ns) for rel, e in sorted(output.entries.items())),
+        next_due=None
+        if config.drafts
+        else min((post.date for post in loaded.posts if post.date > now), default=None),
+        outside_inputs=any(
+            not str(job.source.bibliography).startswith("content/")
+            for job in planned
+            if job.source.bibliography is not None
+        ),
     )
 
 
@@ -348,7 +362,7 @@ class SiteOutputs:
         )
         feed = hash_parts(listing, *(job.render_key for job in self.planned[: feeds.FEED_SIZE]))
         statics = [(rel, src.stat()) for rel, src in assets.static_files(self.config.root)]
-        chars = frozenset().union(*(s.math_chars for s in self.summaries.values()))
+        chars = frozenset("".join(s.math_chars for s in self.summaries.values()))
         font = fonts.find_font(self.config.root)
         asset_key = hash_parts(
             self.base_key,

@@ -20,74 +20,33 @@ import contextlib
 import hashlib
 import os
 import pickle
-import re
 import shutil
-import sys
 import tempfile
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any
 
+from site_builder.version import code_version
 from site_builder.writer import OutputEntry
 
-FORMAT = 1
-LIBRARIES = (
-    "markdown-it-py",
-    "mdit-py-plugins",
-    "latex2mathml",
-    "pygments",
-    "jinja2",
-    "fonttools",
-    "numpy",
-    "linkify-it-py",
-    "pybtex",
-    "latexcodec",
-)
-
-
-@cache
-def code_version() -> str:
-    """Hash of this package's source and the renderer libraries' versions."""
-    digest = hashlib.sha256(f"format {FORMAT}".encode())
-    package = Path(__file__).resolve().parent
-    for source in sorted(package.rglob("*.py")):
-        digest.update(source.relative_to(package).as_posix().encode())
-        digest.update(source.read_bytes())
-    installed = _installed_versions()
-    for name in LIBRARIES:
-        digest.update(f"{name}={installed.get(_normalise(name), 'none')}".encode())
-    return digest.hexdigest()
-
-
-def _normalise(name: str) -> str:
-    return re.sub(r"[-_.]+", "_", name).lower()
-
-
-def _installed_versions() -> dict[str, str]:
-    """Versions from ``*.dist-info`` folder names: importlib.metadata would cost more start-up
-    time than a whole no-op build."""
-    versions: dict[str, str] = {}
-    for entry in sys.path:
-        try:
-            names = os.listdir(entry or ".")
-        except OSError:
-            continue
-        for folder in names:
-            if folder.endswith(".dist-info") and "-" in folder:
-                name, version = folder[: -len(".dist-info")].rsplit("-", 1)
-                versions.setdefault(_normalise(name), version)
-    return versions
+__all__ = ["Cache", "Manifest", "code_version", "dump_entry", "hash_parts", "load_entry"]
 
 
 def hash_parts(*parts: object) -> str:
-    """A stable key from text/bytes parts (``repr`` for anything else)."""
-    digest = hashlib.sha256()
+    """A stable key from text/bytes parts (``str`` of anything else).
+
+    Each text part is length-prefixed and each bytes part hashed on its own, so
+    no two different lists of parts give the same joined text; the whole is then
+    hashed once (a no-op build computes thousands of these).
+    """
+    pieces = []
     for part in parts:
-        data = part if isinstance(part, bytes) else str(part).encode("utf-8", "surrogatepass")
-        digest.update(len(data).to_bytes(8, "little"))
-        digest.update(data)
-    return digest.hexdigest()
+        if isinstance(part, bytes):
+            pieces.append("b" + hashlib.sha256(part).hexdigest())
+        else:
+            text = part if isinstance(part, str) else str(part)
+            pieces.append(f"s{len(text)}:{text}")
+    return hashlib.sha256("".join(pieces).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def dump_entry(value: Any, key: str = "") -> bytes:

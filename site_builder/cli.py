@@ -11,11 +11,13 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from site_builder import __version__
-from site_builder.build import BuildResult, build
-from site_builder.config import SiteConfig, load_config, with_overrides
-from site_builder.errors import BuildError, BuildErrors
+
+if TYPE_CHECKING:
+    from site_builder.build import BuildResult
+    from site_builder.config import SiteConfig
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -84,13 +86,59 @@ class Progress:
 
 
 def load(args: argparse.Namespace) -> SiteConfig:
+    from site_builder.config import load_config, with_overrides
+
     root = args.root.resolve()
     return with_overrides(load_config(root), base_url=args.base_url, drafts=args.drafts)
 
 
+def _output_dir(args: argparse.Namespace) -> Path:
+    out: Path = args.out if args.out is not None else args.root.resolve() / "public"
+    return out.resolve()
+
+
+def quick_noop(args: argparse.Namespace) -> bool:
+    """Report a build with nothing to do without importing the build (see ``snapshot``)."""
+    if args.no_cache:
+        return False
+    started = time.perf_counter()
+    from site_builder.snapshot import Snapshot
+
+    try:
+        last = Snapshot(args.root.resolve(), _output_dir(args), _options(args)).unchanged()
+    except Exception:  # the check is only a shortcut: any surprise means "build"
+        return False
+    if last is None:
+        return False
+    if not args.quiet:
+        pages, posts = last
+        print(f"Built {pages} pages ({posts} posts) in {time.perf_counter() - started:.2f} s")
+    if args.verbose:
+        print("  nothing changed since the last build: no file was read or written")
+    return True
+
+
+def _options(args: argparse.Namespace) -> tuple[object, ...]:
+    """The command-line options that change what a build writes."""
+    return (args.base_url, args.drafts)
+
+
 def run_build(args: argparse.Namespace) -> BuildResult:
+    from site_builder.build import build
+    from site_builder.errors import BuildError
+    from site_builder.snapshot import Snapshot
+
+    root = args.root.resolve()
+    out = _output_dir(args)
+    # Taken before the build reads anything: an input changed during the build then
+    # differs from the snapshot, and the next run builds again.
+    snapshot = None
+    if not args.no_cache:
+        try:
+            snapshot = Snapshot(root, out, _options(args))
+        except (OSError, RecursionError):  # e.g. a symlink loop under content/
+            snapshot = None
     config = load(args)
-    out = args.out if args.out is not None else config.root / "public"
     result = build(
         config,
         out,
@@ -98,6 +146,12 @@ def run_build(args: argparse.Namespace) -> BuildResult:
         use_cache=not args.no_cache,
         progress=None if args.quiet else Progress(),
     )
+    if snapshot is not None:
+        if result.warnings or result.outside_inputs:
+            snapshot.discard()  # warnings are printed by every build; only a build sees them
+        else:
+            due = result.next_due.timestamp() if result.next_due is not None else None
+            snapshot.save(result.pages, result.posts, result.outputs, due)
     for warning in result.warnings:
         print(warning, file=sys.stderr)
     if args.strict and result.warnings:
@@ -114,7 +168,7 @@ def run_check(args: argparse.Namespace) -> int:
     """Build (unless --no-build), then check the output; problems make the exit status 1."""
     config = load(args)
     out = args.out if args.out is not None else config.root / "public"
-    if not args.no_build:
+    if not args.no_build and not quick_noop(args):
         run_build(args)
     from site_builder.check import check_site  # each command imports only what it uses
 
@@ -126,6 +180,8 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_serve(args: argparse.Namespace) -> int:
+    from site_builder.config import load_config
+
     config = load_config(args.root.resolve())
     # Not public/: the dev build has a localhost base URL, and public/ keeps the deployable one.
     out = args.out if args.out is not None else config.root / ".cache" / "serve"
@@ -135,6 +191,8 @@ def run_serve(args: argparse.Namespace) -> int:
 
 
 def run_new(args: argparse.Namespace) -> int:
+    from site_builder.config import load_config
+
     config = load_config(args.root.resolve())
     from site_builder.new import new_post
 
@@ -145,6 +203,10 @@ def run_new(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "build" and quick_noop(args):
+        return 0
+    from site_builder.errors import BuildError, BuildErrors
+
     try:
         if args.command == "build":
             run_build(args)

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, time
 from pathlib import Path
+from stat import S_ISREG
 from typing import Any
 
 from site_builder.config import SiteConfig
@@ -81,14 +82,29 @@ class LoadedContent:
     reparsed: int = 0  # files read and parsed (not taken from ``previous``)
 
 
-def find_post_files(config: SiteConfig) -> list[Path]:
-    """``posts/<slug>.md`` and ``posts/<slug>/index.md``, sorted: order never depends on the OS."""
-    posts_dir = config.root / "content" / "posts"
-    if not posts_dir.is_dir():
+def find_post_files(config: SiteConfig) -> list[tuple[str, os.stat_result]]:
+    """``posts/<slug>.md`` and ``posts/<slug>/index.md`` (paths relative to the site, with their
+    stat), sorted: order never depends on the OS. ``os.scandir`` rather than ``Path.glob``:
+    every build lists every post, and a no-op build does little else."""
+    posts_dir = os.path.join(config.root, "content", "posts")
+    found: list[tuple[str, os.stat_result]] = []
+    try:
+        entries = list(os.scandir(posts_dir))
+    except (FileNotFoundError, NotADirectoryError):
         return []
-    files = [p for p in posts_dir.glob("*.md") if p.is_file()]
-    files += [p for p in posts_dir.glob("*/index.md") if p.is_file()]
-    return sorted(files)
+    for entry in entries:
+        path = entry.path
+        if entry.name.endswith(".md"):
+            if entry.is_file():
+                found.append((f"content/posts/{entry.name}", entry.stat()))
+        elif entry.is_dir():
+            try:
+                stat = os.stat(os.path.join(path, "index.md"))
+            except OSError:
+                continue
+            if S_ISREG(stat.st_mode):
+                found.append((f"content/posts/{entry.name}/index.md", stat))
+    return sorted(found, key=lambda item: item[0].split("/"))  # as Path sorts: by part
 
 
 def load_posts(config: SiteConfig, previous: dict[str, FileRecord] | None = None) -> LoadedContent:
@@ -104,18 +120,17 @@ def load_posts(config: SiteConfig, previous: dict[str, FileRecord] | None = None
     reparsed = 0
     kept = 0
     config_key = repr(config)
-    for file in find_post_files(config):
-        rel = file.relative_to(config.root)
-        stat = file.stat()
-        record = (previous or {}).get(rel.as_posix())
+    for rel_text, stat in find_post_files(config):
+        record = (previous or {}).get(rel_text)
         if not (
             record is not None
             and record.size == stat.st_size
             and record.mtime_ns == stat.st_mtime_ns
             and record.config_key == config_key
         ):
+            rel = Path(rel_text)
             try:
-                post, post_warnings = read_post(file, rel, config)
+                post, post_warnings = read_post(config.root / rel, rel, config)
             except BuildError as exc:
                 errors.append(exc)
                 continue
@@ -132,7 +147,7 @@ def load_posts(config: SiteConfig, previous: dict[str, FileRecord] | None = None
                 post = stripped
         else:
             post = record.post
-        records[rel.as_posix()] = record
+        records[rel_text] = record
         warnings.extend(record.warnings)
         if post.draft and not config.drafts:
             continue

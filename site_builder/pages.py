@@ -11,10 +11,7 @@ import traceback
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import Any
-
-import jinja2
-from jinja2 import meta as jinja_meta
+from typing import TYPE_CHECKING, Any
 
 from site_builder import feeds
 from site_builder.config import SiteConfig
@@ -22,6 +19,11 @@ from site_builder.errors import BuildError
 from site_builder.meta import page_meta, post_meta
 from site_builder.model import MONTHS, Post, Site
 from site_builder.slug import slugify
+
+if TYPE_CHECKING:
+    import jinja2
+
+    from site_builder.cache import Cache
 
 
 def human_date(value: datetime) -> str:
@@ -37,6 +39,8 @@ def make_environment(
     Post pages see only their post and its neighbours, never the whole site, so
     a post page can be rebuilt alone. Compiled templates are cached on disk.
     """
+    import jinja2  # a build that renders no page (a no-op) never imports Jinja
+
     bytecode_cache = None
     if cache_dir is not None:
         cache_dir.mkdir(parents=True, exist_ok=True)
@@ -59,13 +63,36 @@ def make_environment(
     return env
 
 
-def template_closure_hash(config: SiteConfig, name: str) -> str:
+def template_closure_hash(config: SiteConfig, name: str, cache: Cache | None = None) -> str:
     """Hash of a template and every template it extends, includes or imports.
 
     A post page depends on exactly these files, so editing ``tag.html`` does
-    not re-render a thousand post pages.
+    not re-render a thousand post pages. Finding the references means parsing
+    the templates with Jinja, so the answer is cached by the bytes of every
+    template: a build with nothing to render then never imports Jinja.
     """
     folder = config.root / "templates"
+    texts = {
+        path.relative_to(folder).as_posix(): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+    from site_builder.cache import hash_parts
+
+    key = hash_parts(name, *(part for rel, data in texts.items() for part in (rel, data)))
+    known = cache.get("templates", key) if cache is not None else None
+    if isinstance(known, str):
+        return known
+    result = _closure_hash(texts, name)
+    if cache is not None:
+        cache.put("templates", key, result)
+    return result
+
+
+def _closure_hash(texts: dict[str, bytes], name: str) -> str:
+    import jinja2
+    from jinja2 import meta as jinja_meta
+
     seen: set[str] = set()
     pending = [name]
     digest = hashlib.sha256()
@@ -74,15 +101,15 @@ def template_closure_hash(config: SiteConfig, name: str) -> str:
         if current in seen:
             continue
         seen.add(current)
-        try:
-            source = (folder / current).read_text(encoding="utf-8")
-        except OSError:
+        data = texts.get(current)
+        if data is None:
             digest.update(f"missing {current}".encode())
             continue
-        digest.update(current.encode() + b"\0" + source.encode())
+        digest.update(current.encode() + b"\0" + data)
         try:
+            source = data.decode("utf-8")
             referenced = jinja_meta.find_referenced_templates(jinja2.Environment().parse(source))
-        except jinja2.TemplateSyntaxError:
+        except (jinja2.TemplateSyntaxError, UnicodeDecodeError):
             continue  # the render itself reports it with its line
         pending.extend(sorted(r for r in referenced if r))
     return digest.hexdigest()
@@ -90,6 +117,8 @@ def template_closure_hash(config: SiteConfig, name: str) -> str:
 
 def render_template(env: jinja2.Environment, name: str, **context: Any) -> str:
     """Render one template; any Jinja problem becomes a BuildError at the template's line."""
+    import jinja2
+
     root = (
         Path(env.loader.searchpath[0]) if isinstance(env.loader, jinja2.FileSystemLoader) else None
     )

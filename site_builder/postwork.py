@@ -37,7 +37,7 @@ class PostSummary:
 
     rendered: Rendered  # html, notes_html and files emptied
     file_names: tuple[str, ...]
-    math_chars: frozenset[str]
+    math_chars: str  # sorted, one string: a frozenset of 1-char strings is slow to unpickle
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ def summarise(rendered: Rendered) -> PostSummary:
     return PostSummary(
         rendered=bare,
         file_names=tuple(name for name, _ in rendered.files),
-        math_chars=fonts.math_characters(formulas),
+        math_chars="".join(sorted(fonts.math_characters(formulas))),
     )
 
 

@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from site_builder.cache import load_entry
+
+if TYPE_CHECKING:
+    import sqlite3
 
 _SCHEMA = "CREATE TABLE IF NOT EXISTS render (key TEXT PRIMARY KEY, data BLOB NOT NULL)"
 
@@ -46,6 +48,8 @@ class RenderStore:
             return None
         if self._conn is not None and self._pid == os.getpid():
             return self._conn
+        import sqlite3  # only builds that render or reuse a render pay for it
+
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
@@ -73,6 +77,8 @@ class RenderStore:
                 Path(f"{self.path}{suffix}").unlink()
 
     def get(self, key: str) -> Any | None:
+        import sqlite3
+
         conn = self._connect()
         if conn is None:
             return None
@@ -92,6 +98,8 @@ class RenderStore:
     def put(self, key: str, entry: bytes) -> None:
         """Store an entry made by ``cache.dump_entry(value, key)`` (the workers pickle, the main
         process writes)."""
+        import sqlite3
+
         conn = self._connect()
         if conn is None:
             return
@@ -102,6 +110,8 @@ class RenderStore:
 
     def prune(self, keep: Iterable[str]) -> None:
         """Drop entries no build output refers to any more, so the cache does not grow."""
+        import sqlite3
+
         conn = self._connect()
         if conn is None:
             return
@@ -114,7 +124,11 @@ class RenderStore:
             self._discard()
 
     def close(self) -> None:
-        if self._conn is not None and self._pid == os.getpid():
+        if self._conn is None:
+            return
+        import sqlite3
+
+        if self._pid == os.getpid():
             with contextlib.suppress(sqlite3.Error):
                 self._conn.close()
         self._conn = None
