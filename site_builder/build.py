@@ -12,9 +12,8 @@ build instead of being rendered again (see ``cache.py`` for why that is safe).
 from __future__ import annotations
 
 import os
-import threading
 import time
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -26,11 +25,9 @@ from site_builder.config import SiteConfig
 from site_builder.errors import BuildError, BuildErrors, BuildWarning
 from site_builder.markdown import Rendered
 from site_builder.model import Post, Site, build_site, make_post, sort_posts
-from site_builder.postwork import Neighbour, PostJob, PostResult, PostSummary
+from site_builder.postwork import Neighbour, PostJob, PostSummary
+from site_builder.workers import PARALLEL_THRESHOLD, Workers
 from site_builder.writer import Output, staged_output
-
-# Below this many posts to render, forking workers costs more than it saves.
-PARALLEL_THRESHOLD = 16
 
 Progress = Callable[[int, int], None]
 
@@ -142,33 +139,6 @@ def _bundle_files(source: content.SourcePost) -> list[tuple[str, Path]]:
     ]
 
 
-def run_jobs(
-    jobs: list[PostJob], config: SiteConfig, output: Output, cache: Cache, workers: int
-) -> Iterator[PostResult]:
-    """Run post jobs inline or on a process pool; results come back in job order."""
-    stage_root = output.stage.root
-    postwork.set_state(config, stage_root, cache)
-    if workers <= 1 or len(jobs) < PARALLEL_THRESHOLD:
-        yield from map(postwork.run_job, jobs)
-        return
-    import multiprocessing  # only parallel builds pay for importing these
-    from concurrent.futures import ProcessPoolExecutor
-
-    # fork shares the loaded modules for free, but is unsafe once threads exist
-    # (the dev server has some); spawn is the safe fallback.
-    method = "fork" if threading.active_count() == 1 else "spawn"
-    if method not in multiprocessing.get_all_start_methods():
-        method = "spawn"
-    chunk = max(1, len(jobs) // (workers * 8))
-    with ProcessPoolExecutor(
-        workers,
-        mp_context=multiprocessing.get_context(method),
-        initializer=postwork.set_state,
-        initargs=(config, stage_root, cache),
-    ) as pool:
-        yield from pool.map(postwork.run_job, jobs, chunksize=chunk)
-
-
 def build(
     config: SiteConfig,
     out: Path,
@@ -202,19 +172,27 @@ def _build(
 ) -> BuildResult:
     out = out.resolve()
     previous = cache.load_manifest(out)
-    loaded = content.load_posts(config, previous.records)
-    now = now if now is not None else clock.reference_time()
-    due = clock.due_posts(loaded.posts, now, include_future=config.drafts)
-    planned = plan_jobs(due, config, previous.render_keys, previous.summaries.keys(), cache)
-    errors: list[BuildError] = list(loaded.errors)
     summaries: dict[str, PostSummary] = {}
     full: dict[str, Rendered] = {}
+    cores = jobs or default_jobs()
 
-    with staged_output(out, previous.outputs, incremental=bool(previous.outputs)) as output:
+    with (
+        staged_output(out, previous.outputs, incremental=bool(previous.outputs)) as output,
+        Workers(config, output.stage.root, cache, cores) as workers,
+    ):
+        if not previous.outputs:  # everything will render: start a worker per core now
+            workers.start_early(cores, warm="all")
+        loaded = content.load_posts(config, previous.records)
+        if loaded.reparsed:  # some posts changed: a worker, warming up while we plan
+            few = loaded.reparsed < PARALLEL_THRESHOLD
+            workers.start_early(1 if few else cores, warm="page" if few else "all")
+        now = now if now is not None else clock.reference_time()
+        due = clock.due_posts(loaded.posts, now, include_future=config.drafts)
+        planned = plan_jobs(due, config, previous.render_keys, previous.summaries.keys(), cache)
+        errors: list[BuildError] = list(loaded.errors)
         pending = [job for job in planned if not _reuse(job, previous, output, summaries)]
         errors.extend(_parse_bibliographies(pending, config, cache))
-        workers = jobs or default_jobs()
-        results = run_jobs(pending, config, output, cache, workers)
+        results = workers.run(pending)
         for done, (job, result) in enumerate(zip(pending, results, strict=True), 1):
             errors.extend(result.errors)
             if result.entry is not None:

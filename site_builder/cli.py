@@ -18,6 +18,7 @@ from site_builder import __version__
 if TYPE_CHECKING:
     from site_builder.build import BuildResult
     from site_builder.config import SiteConfig
+    from site_builder.snapshot import Snapshot
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -89,7 +90,9 @@ def load(args: argparse.Namespace) -> SiteConfig:
     from site_builder.config import load_config, with_overrides
 
     root = args.root.resolve()
-    return with_overrides(load_config(root), base_url=args.base_url, drafts=args.drafts)
+    cache_dir = None if getattr(args, "no_cache", False) else root / ".cache"
+    config = load_config(root, cache_dir)
+    return with_overrides(config, base_url=args.base_url, drafts=args.drafts)
 
 
 def _output_dir(args: argparse.Namespace) -> Path:
@@ -97,15 +100,23 @@ def _output_dir(args: argparse.Namespace) -> Path:
     return out.resolve()
 
 
-def quick_noop(args: argparse.Namespace) -> bool:
-    """Report a build with nothing to do without importing the build (see ``snapshot``)."""
+def take_snapshot(args: argparse.Namespace) -> Snapshot | None:
+    """The inputs as they are before the build reads any (see ``snapshot``): an input that
+    changes during the build then differs from it, and the next run builds again."""
     if args.no_cache:
-        return False
-    started = time.perf_counter()
+        return None
     from site_builder.snapshot import Snapshot
 
     try:
-        last = Snapshot(args.root.resolve(), _output_dir(args), _options(args)).unchanged()
+        return Snapshot(args.root.resolve(), _output_dir(args), _options(args))
+    except Exception:  # e.g. a symlink loop under content/: no shortcut, just build
+        return None
+
+
+def quick_noop(args: argparse.Namespace, snapshot: Snapshot | None, started: float) -> bool:
+    """Report a build with nothing to do without importing the build."""
+    try:
+        last = snapshot.unchanged() if snapshot is not None else None
     except Exception:  # the check is only a shortcut: any surprise means "build"
         return False
     if last is None:
@@ -123,21 +134,11 @@ def _options(args: argparse.Namespace) -> tuple[object, ...]:
     return (args.base_url, args.drafts)
 
 
-def run_build(args: argparse.Namespace) -> BuildResult:
+def run_build(args: argparse.Namespace, snapshot: Snapshot | None = None) -> BuildResult:
     from site_builder.build import build
     from site_builder.errors import BuildError
-    from site_builder.snapshot import Snapshot
 
-    root = args.root.resolve()
     out = _output_dir(args)
-    # Taken before the build reads anything: an input changed during the build then
-    # differs from the snapshot, and the next run builds again.
-    snapshot = None
-    if not args.no_cache:
-        try:
-            snapshot = Snapshot(root, out, _options(args))
-        except (OSError, RecursionError):  # e.g. a symlink loop under content/
-            snapshot = None
     config = load(args)
     result = build(
         config,
@@ -168,8 +169,11 @@ def run_check(args: argparse.Namespace) -> int:
     """Build (unless --no-build), then check the output; problems make the exit status 1."""
     config = load(args)
     out = args.out if args.out is not None else config.root / "public"
-    if not args.no_build and not quick_noop(args):
-        run_build(args)
+    if not args.no_build:
+        started = time.perf_counter()
+        snapshot = take_snapshot(args)
+        if not quick_noop(args, snapshot, started):
+            run_build(args, snapshot)
     from site_builder.check import check_site  # each command imports only what it uses
 
     report = check_site(out, config)
@@ -203,13 +207,17 @@ def run_new(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    if args.command == "build" and quick_noop(args):
-        return 0
+    snapshot = None
+    if args.command == "build":
+        started = time.perf_counter()
+        snapshot = take_snapshot(args)
+        if quick_noop(args, snapshot, started):
+            return 0
     from site_builder.errors import BuildError, BuildErrors
 
     try:
         if args.command == "build":
-            run_build(args)
+            run_build(args, snapshot)
         elif args.command == "check":
             return run_check(args)
         elif args.command == "serve":

@@ -13,10 +13,7 @@ from typing import Any
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-import yaml
-
 from site_builder.errors import BuildError
-from site_builder.yamlload import load_yaml
 
 KNOWN_KEYS = {
     "title",
@@ -73,14 +70,18 @@ def normalise_base_url(url: str, where: Path, line: int | None = None) -> str:
     return url if url.endswith("/") else url + "/"
 
 
-def load_config(root: Path) -> SiteConfig:
-    """Read ``site.yaml`` under ``root``. A missing or malformed file is a :class:`BuildError`."""
+def load_config(root: Path, cache_dir: Path | None = None) -> SiteConfig:
+    """Read ``site.yaml`` under ``root``. A missing or malformed file is a :class:`BuildError`.
+
+    With ``cache_dir``, the parsed YAML is remembered there with the text it came from,
+    so a build whose ``site.yaml`` did not change need not import YAML at all.
+    """
     path = Path("site.yaml")  # as shown in messages: relative to the site
     try:
         text = (root / path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise BuildError(path, None, "site.yaml not found: is this a site directory?") from None
-    data: Any = load_yaml(text, path)
+    data: Any = _parse(text, path, cache_dir)
     if data is None:
         data = {}
     if not isinstance(data, dict):
@@ -116,6 +117,21 @@ def load_config(root: Path) -> SiteConfig:
     )
 
 
+def _parse(text: str, path: Path, cache_dir: Path | None) -> Any:
+    from site_builder.cache import Cache
+
+    cache = Cache(cache_dir, enabled=cache_dir is not None) if cache_dir else None
+    known = cache.get("config", "site.yaml") if cache is not None else None
+    if isinstance(known, tuple) and len(known) == 2 and known[0] == text:
+        return known[1]
+    from site_builder.yamlload import load_yaml
+
+    data = load_yaml(text, path)
+    if cache is not None:
+        cache.put("config", "site.yaml", (text, data))
+    return data
+
+
 def with_overrides(config: SiteConfig, *, base_url: str | None, drafts: bool) -> SiteConfig:
     """Apply command-line overrides; the one place flags meet configuration."""
     changes: dict[str, Any] = {"drafts": drafts}
@@ -132,4 +148,4 @@ def _line_of(text: str, key: str) -> int | None:
     return None
 
 
-__all__ = ["SiteConfig", "load_config", "with_overrides", "yaml"]
+__all__ = ["SiteConfig", "load_config", "with_overrides"]

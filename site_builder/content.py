@@ -18,7 +18,6 @@ from typing import Any
 
 from site_builder.config import SiteConfig
 from site_builder.errors import BuildError, BuildWarning, Location
-from site_builder.yamlload import load_yaml
 
 KNOWN_KEYS = {
     "title",
@@ -58,6 +57,7 @@ class SourcePost:
     bibliography: Path | None = None
     bibliography_line: int = 1
     pdf: str = ""  # ``pdf:`` a URL (or a path relative to the page) for citation_pdf_url
+    front_hash: str = ""  # of the front matter text: an edit to the body alone skips YAML
 
 
 @dataclass(frozen=True)
@@ -129,15 +129,20 @@ def load_posts(config: SiteConfig, previous: dict[str, FileRecord] | None = None
             and record.config_key == config_key
         ):
             rel = Path(rel_text)
+            known = record if record is not None and record.config_key == config_key else None
             try:
-                post, post_warnings = read_post(config.root / rel, rel, config)
+                post, post_warnings = read_post(config.root / rel, rel, config, known)
             except BuildError as exc:
                 errors.append(exc)
                 continue
             reparsed += 1
             stripped = dataclasses.replace(post, body="")
             record = FileRecord(
-                stat.st_size, stat.st_mtime_ns, config_key, stripped, tuple(post_warnings)
+                stat.st_size,
+                stat.st_mtime_ns,
+                config_key,
+                stripped,
+                tuple(post_warnings),
             )
             # Bodies are kept up to a budget: re-reading a file in a worker costs a
             # slow open(), but a large site's Markdown would be most of the memory.
@@ -156,15 +161,18 @@ def load_posts(config: SiteConfig, previous: dict[str, FileRecord] | None = None
     return LoadedContent(tuple(posts), tuple(warnings), tuple(errors), records, reparsed)
 
 
-def read_post(file: Path, rel: Path, config: SiteConfig) -> tuple[SourcePost, list[BuildWarning]]:
-    """Read and parse one post file; ``rel`` is the path shown in messages."""
+def read_post(
+    file: Path, rel: Path, config: SiteConfig, known: FileRecord | None = None
+) -> tuple[SourcePost, list[BuildWarning]]:
+    """Read and parse one post file; ``rel`` is the path shown in messages. ``known`` is the
+    file's record from the last build under the same configuration, if any."""
     raw = file.read_bytes()
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise BuildError(rel, line, "file is not valid UTF-8") from None
-    return parse_post(text, rel, config)
+    return parse_post(text, rel, config, known)
 
 
 def reload(post: SourcePost, config: SiteConfig) -> SourcePost:
@@ -201,9 +209,22 @@ def split_front_matter(text: str, path: Path) -> tuple[str, str, int]:
     raise BuildError(path, 1, "front matter is not closed: add a '---' line after it")
 
 
-def parse_post(text: str, path: Path, config: SiteConfig) -> tuple[SourcePost, list[BuildWarning]]:
-    """Validate one post's front matter. Pure: the text in, a record (or BuildError) out."""
+def parse_post(
+    text: str, path: Path, config: SiteConfig, known: FileRecord | None = None
+) -> tuple[SourcePost, list[BuildWarning]]:
+    """Validate one post's front matter. Pure: the text in, a record (or BuildError) out.
+
+    When ``known`` (this file's record from the last build, same configuration) has
+    the same front matter text, only the body changed: its fields are reused and
+    YAML is neither parsed nor imported.
+    """
     front, body, body_line = split_front_matter(text, path)
+    front_hash = _hash(front)
+    if known is not None and known.post.front_hash == front_hash and known.post.path == path:
+        reused = dataclasses.replace(known.post, body=body, body_line=body_line)
+        return dataclasses.replace(reused, body_hash=_hash(body)), list(known.warnings)
+    from site_builder.yamlload import load_yaml  # only when front matter must be parsed
+
     data: Any = load_yaml(front, path, line_offset=1)
     if data is None:
         data = {}
@@ -274,6 +295,7 @@ def parse_post(text: str, path: Path, config: SiteConfig) -> tuple[SourcePost, l
         ),
         bibliography_line=line_of("bibliography"),
         pdf=(data.get("pdf") or "").strip(),
+        front_hash=front_hash,
     )
     return post, warnings
 

@@ -30,6 +30,10 @@ class BuildError(Exception):
         self.location = Location(path, line)
         self.message = message
 
+    def __reduce__(self) -> tuple[type[BuildError], tuple[Path | str, int | None, str]]:
+        """Picklable with its own arguments: errors come back from worker processes."""
+        return (type(self), (self.location.path, self.location.line, self.message))
+
     def at(self, path: Path | str, line_offset: int = 0) -> BuildError:
         """The same error re-anchored in a file, e.g. a post body shifted by its front matter."""
         line = None if self.location.line is None else self.location.line + line_offset
@@ -43,6 +47,11 @@ class BuildErrors(Exception):
         super().__init__("\n".join(str(e) for e in errors))
         self.errors = sorted(errors, key=_sort_key)
         self.warnings = warnings
+
+    def __reduce__(
+        self,
+    ) -> tuple[type[BuildErrors], tuple[list[BuildError], tuple[BuildWarning, ...]]]:
+        return (type(self), (self.errors, self.warnings))
 
 
 def _sort_key(error: BuildError) -> tuple[str, int]:

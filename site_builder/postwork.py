@@ -79,6 +79,33 @@ def set_state(config: SiteConfig, stage_root: Path, cache: Cache) -> None:
     _STATE = WorkerState(config, stage_root, cache)
 
 
+def start_worker(config: SiteConfig, stage_root: Path, cache: Cache, warm: str) -> None:
+    """A pool worker's initializer: its state, then the imports its jobs will need, done now
+    (while the main process is still planning) rather than inside the first job."""
+    set_state(config, stage_root, cache)
+    state = _STATE
+    assert state is not None
+    try:
+        from site_builder.markdown import pipeline
+
+        pipeline.create_parser(config.raw_html)
+        state.env = _environment(state)
+        state.env.get_template("post.html")
+        if warm == "all":
+            import latex2mathml.converter  # noqa: F401
+            import pygments.formatters.html
+            import pygments.lexers  # noqa: F401
+    except Exception:  # only a head start: the job itself reports any real problem
+        pass
+
+
+def _environment(state: WorkerState) -> Any:
+    cache = state.cache
+    return pages.make_environment(
+        state.config, cache_dir=cache.directory / "jinja" if cache.enabled else None
+    )
+
+
 def summarise(rendered: Rendered) -> PostSummary:
     """The post without its bodies, links, headings and fragments: what listings and the
     font need. Its formulas are all among the fragments (much less to scan than the page)."""
@@ -168,9 +195,7 @@ def run_job(job: PostJob) -> PostResult:
             return PostResult(job.source.slug, None, None, (exc,), ())
         entry = dump_entry(rendered, job.render_key) if state.cache.renders.enabled else None
     if state.env is None:
-        state.env = pages.make_environment(
-            config, cache_dir=state.cache.directory / "jinja" if state.cache.enabled else None
-        )
+        state.env = _environment(state)
     post = make_post(job.source, rendered, config)
     try:
         html = pages.render_post_page(state.env, config, post, job.older, job.newer)

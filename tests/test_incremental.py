@@ -19,6 +19,7 @@ import pytest
 from bench.corpus import make_corpus, post
 from site_builder.build import build
 from site_builder.config import load_config
+from site_builder.errors import BuildErrors
 from site_builder.writer import STAGING_PREFIX, recover
 from tests.test_errors import tree_digest
 
@@ -210,3 +211,17 @@ def test_bibliography_edit_rerenders_citing_posts(site: Path, tmp_path: Path) ->
     page = (site / "public/posts/post-00007/index.html").read_text()
     assert "Literate Programming, again" in page
     assert_matches_clean(site, tmp_path)
+
+
+def test_errors_from_worker_processes(tmp_path: Path) -> None:
+    """Errors found in a worker come back whole (path, line, message), as from an inline job."""
+    site = make_corpus(tmp_path / "site", 40)
+    bad = site / "content/posts/post-00003.md"
+    bad.write_text(bad.read_text() + "\n$\\nosuchcommand$\n")
+    with pytest.raises(BuildErrors) as failure:
+        build(load_config(site), tmp_path / "out", jobs=2, use_cache=False)
+    line = len(bad.read_text().split("\n")) - 1
+    assert [str(e) for e in failure.value.errors] == [
+        f"content/posts/post-00003.md:{line}: math: unknown LaTeX command \\nosuchcommand"
+    ]
+    assert not (tmp_path / "out").exists()

@@ -17,7 +17,7 @@ from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-from site_builder.markdown import mathml
+from site_builder.markdown.mathml_check import MathError
 from site_builder.markdown.state import inline_lines, memoised, report, source_line
 
 
@@ -49,11 +49,19 @@ def _convert_one(
         token.meta["mathml"] = memoised(
             env,
             ("math", str(display), token.content),
-            lambda: mathml.latex_to_mathml(token.content, display),
+            lambda: _latex_to_mathml(token.content, display),
         )
-    except mathml.MathError as exc:
+    except MathError as exc:
         report(env, None, f"math: {exc}", line=line)
         token.meta["mathml"] = ""
+
+
+def _latex_to_mathml(latex: str, display: bool) -> str:
+    """Imported on the first formula not in the memo: an edit that changes no formula never
+    loads latex2mathml or ElementTree."""
+    from site_builder.markdown.mathml import latex_to_mathml
+
+    return latex_to_mathml(latex, display)
 
 
 def _render_inline(
