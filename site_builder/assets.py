@@ -9,10 +9,14 @@ site's formulas use (see ``fonts.py``).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from site_builder import fonts
 from site_builder.cache import Cache, code_version, hash_parts
 from site_builder.writer import Output
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 LIGHT_STYLE = "xcode"
 DARK_STYLE = "github-dark"
@@ -45,29 +49,71 @@ def static_files(root: Path) -> list[tuple[str, Path]]:
     ]
 
 
-def write_math_font(root: Path, stage: Output, math_chars: frozenset[str], cache: Cache) -> None:
+def write_math_font(
+    root: Path,
+    stage: Output,
+    math_chars: frozenset[str],
+    cache: Cache,
+    early: EarlyFont | None = None,
+) -> None:
     """Subset the math font to ``math_chars`` and write it with its ``@font-face`` stylesheet.
 
-    Subsetting takes ~0.4 s, so the result is cached by font file and characters.
+    Subsetting takes ~0.4 s, so the result is cached by font file and characters,
+    and a build with many posts starts it early (``early``) on a worker.
     """
     source = fonts.find_font(root)
     url = None
     if source is not None and math_chars:
-        key = hash_parts(code_version(), source.read_bytes(), "".join(sorted(math_chars)))
+        key = font_key(source, math_chars)
         data = cache.get_bytes("font", key)
+        if data is None and early is not None:
+            data = early.result(source, math_chars)
         if data is None:
             data = fonts.subset_woff2(source, math_chars)
-            cache.put("font", key, data)
+        cache.put("font", key, data)
         stage.write(MATH_FONT, data)
         # Relative to fonts.css, so it works under any base path.
         url = "../fonts/" + MATH_FONT.rsplit("/", 1)[1]
     stage.write(FONTS_CSS, fonts.font_face_css(url))
 
 
-def write_assets(root: Path, stage: Output, math_chars: frozenset[str], cache: Cache) -> None:
+def font_key(source: Path, chars: frozenset[str]) -> str:
+    return hash_parts(code_version(), source.read_bytes(), "".join(sorted(chars)))
+
+
+class EarlyFont:
+    """The font subset started on a worker before the last posts are rendered.
+
+    Its characters are those of the posts rendered so far; the bytes are used only if
+    the final set is the same (it almost always is: a site's formulas reuse a few
+    dozen symbols), so the output never depends on when it was started.
+    """
+
+    def __init__(self, source: Path, chars: frozenset[str], future: Future[bytes]) -> None:
+        self.source = source
+        self.chars = chars
+        self.future = future
+
+    def result(self, source: Path, chars: frozenset[str]) -> bytes | None:
+        if source != self.source or chars != self.chars:
+            self.future.cancel()
+            return None
+        try:
+            return self.future.result()
+        except Exception:  # e.g. a worker lost: subset here instead
+            return None
+
+
+def write_assets(
+    root: Path,
+    stage: Output,
+    math_chars: frozenset[str],
+    cache: Cache,
+    early: EarlyFont | None = None,
+) -> None:
     """Copy ``static/`` and write the generated CSS and the math font for ``math_chars``."""
     for rel, source in static_files(root):
         stat = source.stat()
         stage.copy(rel, source, f"file:{stat.st_size}:{stat.st_mtime_ns}")
     stage.write("static/css/code.css", pygments_css())
-    write_math_font(root, stage, math_chars, cache)
+    write_math_font(root, stage, math_chars, cache, early)

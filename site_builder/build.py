@@ -193,6 +193,7 @@ def _build(
         pending = [job for job in planned if not _reuse(job, previous, output, summaries)]
         errors.extend(_parse_bibliographies(pending, config, cache))
         results = workers.run(pending)
+        font = _EarlyFontStarter(config, cache, workers, summaries, len(pending))
         for done, (job, result) in enumerate(zip(pending, results, strict=True), 1):
             errors.extend(result.errors)
             if result.entry is not None:
@@ -201,6 +202,7 @@ def _build(
                 output.record(rel, entry)
             if result.summary is not None:
                 summaries[result.slug] = result.summary
+                font.add(result.summary, done)
             if result.full is not None:
                 full[result.slug] = result.full
             if progress is not None:
@@ -223,6 +225,7 @@ def _build(
             make_post(job.source, summaries[job.source.slug].rendered, config) for job in planned
         ]
         groups = SiteOutputs(config, planned, posts, summaries, full, previous, output, cache)
+        groups.early_font = font.early
         groups.write_all()
 
     if output.changed or pending or loaded.reparsed or set(output.entries) != set(previous.outputs):
@@ -256,6 +259,43 @@ def _build(
             if job.source.bibliography is not None
         ),
     )
+
+
+class _EarlyFontStarter:
+    """Starts the math font subset on a worker once 80% of many posts are rendered, with the
+    characters seen so far (see ``assets.EarlyFont``), so it runs in the last posts' shadow
+    instead of after them."""
+
+    def __init__(
+        self,
+        config: SiteConfig,
+        cache: Cache,
+        workers: Workers,
+        summaries: dict[str, PostSummary],
+        total: int,
+    ) -> None:
+        self.config = config
+        self.cache = cache
+        self.workers = workers
+        self.total = total
+        self.chars: set[str] = set("".join(s.math_chars for s in summaries.values()))
+        self.early: assets.EarlyFont | None = None
+        self.tried = total < PARALLEL_THRESHOLD or workers.pool is None
+
+    def add(self, summary: PostSummary, done: int) -> None:
+        self.chars.update(summary.math_chars)
+        if self.tried or done < 0.8 * self.total:
+            return
+        self.tried = True
+        chars = frozenset(self.chars)
+        source = fonts.find_font(self.config.root)
+        if source is None or not chars:
+            return
+        if self.cache.get_bytes("font", assets.font_key(source, chars)) is not None:
+            return  # the font for these characters is already made
+        future = self.workers.submit(fonts.subset_woff2, source, chars)
+        if future is not None:
+            self.early = assets.EarlyFont(source, chars, future)
 
 
 def _parse_bibliographies(
@@ -320,6 +360,7 @@ class SiteOutputs:
         self.previous = previous
         self.output = output
         self.cache = cache
+        self.early_font: assets.EarlyFont | None = None
         self.groups: dict[str, tuple[str, list[str]]] = {}
         templates = sorted((config.root / "templates").rglob("*"))
         self.base_key = hash_parts(
@@ -398,7 +439,7 @@ class SiteOutputs:
         self.output.write("feed.xml", pages.render_feed(site, self._env(site)))
 
     def _write_assets(self, chars: frozenset[str]) -> None:
-        assets.write_assets(self.config.root, self.output, chars, self.cache)
+        assets.write_assets(self.config.root, self.output, chars, self.cache, self.early_font)
         self.output.write(".nojekyll", "")
 
 

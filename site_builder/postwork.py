@@ -169,6 +169,11 @@ def _write(state: WorkerState, rel: str, data: bytes, key: str) -> tuple[str, Ou
     return rel, OutputEntry(key, stat.st_size, stat.st_mtime_ns)
 
 
+def run_chunk(jobs: list[PostJob]) -> list[PostResult]:
+    """Several jobs in one round trip to a worker."""
+    return [run_job(job) for job in jobs]
+
+
 def run_job(job: PostJob) -> PostResult:
     """Render (or fetch from the cache) one post's Markdown, then write its page and files."""
     state = _STATE

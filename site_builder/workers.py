@@ -16,10 +16,12 @@ always renders inline: it is the reference the parallel output must equal.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
-from concurrent.futures import Executor
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future
+from itertools import islice
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from site_builder import postwork
 from site_builder.cache import Cache
@@ -28,6 +30,8 @@ from site_builder.postwork import PostJob, PostResult
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
+
+T = TypeVar("T")
 
 # Below this many posts to render, one worker (or the main process) is enough.
 PARALLEL_THRESHOLD = 16
@@ -92,9 +96,20 @@ class Workers:
             yield from map(postwork.run_job, jobs)
             return
         pool: Executor = self.pool
-        # Small chunks: a chunk is a few posts, so no core idles long at the end.
-        chunk = max(1, len(jobs) // (self.size * 24))
-        yield from pool.map(postwork.run_job, jobs, chunksize=chunk)
+        # Small chunks, so no core idles long at the end, and only a few queued at a time,
+        # so a task submitted meanwhile (the font, see build.py) runs next, not last.
+        size = max(1, len(jobs) // (self.size * 24))
+        chunks = iter([jobs[i : i + size] for i in range(0, len(jobs), size)])
+        queued = deque(pool.submit(postwork.run_chunk, c) for c in islice(chunks, 2 * self.size))
+        while queued:
+            results = queued.popleft().result()
+            for chunk in islice(chunks, 1):
+                queued.append(pool.submit(postwork.run_chunk, chunk))
+            yield from results
+
+    def submit(self, fn: Callable[..., T], *args: object) -> Future[T] | None:
+        """Run one more task on the pool, after the jobs already queued (None: no pool)."""
+        return self.pool.submit(fn, *args) if self.pool is not None else None
 
     def stop(self) -> None:
         if self.pool is not None:
