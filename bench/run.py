@@ -82,20 +82,7 @@ def scenarios(site: Path, runs: int, floor_2: list[float]) -> dict[str, dict[str
     template_text = template.read_text(encoding="utf-8")
     counter = iter(range(10**6))
 
-    trash = site.parent / "trash"
-    trash.mkdir(exist_ok=True)
-
     def cold() -> None:
-        """Empty output and cache, as on a fresh clone. The old ones are moved aside, not
-        deleted: ext4 (as here, without a journal) skips every inode freed in the last
-        minutes on each file it creates, so deleting 2,000 files just before a build
-        makes the build's own file creation several times slower (``cold after rm``)."""
-        floor_2.append(floor.run(files, 2))
-        for name in ("public", ".cache"):
-            if (site / name).exists():
-                (site / name).rename(trash / f"{name}-{next(counter)}")
-
-    def cold_after_rm() -> None:
         floor_2.append(floor.run(files, 2))
         shutil.rmtree(site / "public", ignore_errors=True)
         shutil.rmtree(site / ".cache", ignore_errors=True)
@@ -113,7 +100,6 @@ def scenarios(site: Path, runs: int, floor_2: list[float]) -> dict[str, dict[str
         template.write_text(template_text + f"{{# change {next(counter)} #}}\n", encoding="utf-8")
 
     results = {"cold build": median_of(runs, cold, site)}
-    results["cold after rm -rf"] = median_of(runs, cold_after_rm, site)
     timed_build(site)
     results["no-op rebuild"] = median_of(runs, lambda: None, site)
     results["one-post edit"] = median_of(runs, edit, site)
@@ -217,9 +203,7 @@ def main() -> None:
         )
         print(table(args.posts, results, floor_2))
         cold = results["cold build"]
-        after_rm = results["cold after rm -rf"]["seconds"] / floor_2
         print(f"\ncold build / 2-process floor: {cold['seconds'] / floor_2:.2f} (target <= 1.1)")
-        print(f"  (just after deleting the last output and cache: {after_rm:.2f})")
         for name in ("no-op rebuild", "one-post edit"):
             print(f"{name}: {results[name]['seconds']:.2f} s (target <= 0.3 s)")
         reload = results["serve: edit to reload"]["seconds"]

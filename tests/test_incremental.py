@@ -67,6 +67,19 @@ def test_edit_one_post(site: Path, tmp_path: Path) -> None:
     assert_matches_clean(site, tmp_path)
 
 
+def test_edits_on_an_early_worker(site: Path, tmp_path: Path) -> None:
+    """With more than one core, a few changed posts render on one worker started before
+    planning (``workers.Workers.start_early``): same bytes as a clean serial build."""
+    for number in (3, 9):
+        victim = site / f"content/posts/post-{number:05d}.md"
+        victim.write_text(victim.read_text() + f"\nEdited on a worker, ${number}x$.\n")
+    assert rebuild(site, jobs=2) == 2
+    assert_matches_clean(site, tmp_path)
+    victim.write_text(victim.read_text() + "\n$\\nosuchcommand$\n")
+    with pytest.raises(BuildErrors, match="post-00009.md:.*nosuchcommand"):
+        rebuild(site, jobs=2)
+
+
 def test_edit_title_updates_neighbours_and_listings(site: Path, tmp_path: Path) -> None:
     victim = site / "content/posts/post-00005.md"
     victim.write_text(victim.read_text().replace("title: Post 5 on", "title: Renamed 5 on", 1))
