@@ -30,6 +30,7 @@ import watchfiles
 from site_builder.build import build
 from site_builder.config import SiteConfig, load_config, with_overrides
 from site_builder.errors import BuildError, BuildErrors
+from site_builder.snapshot import Snapshot
 
 RELOAD_PATH = "/__reload"
 OVERLAY_ID = "__site_builder_error"
@@ -247,11 +248,23 @@ def serve(config: SiteConfig, out: Path, host: str, port: int, drafts: bool) -> 
     stop = threading.Event()
     wanted = threading.Event()
 
+    def inputs() -> str:
+        return Snapshot(root, out.resolve(), ()).inputs
+
+    built_from = inputs()  # before the first build reads anything
+
     def builder() -> None:
+        nonlocal built_from
+        # The file watcher registers a moment after its thread starts: an edit made in
+        # that moment (or during the first build) is caught by comparing file metadata.
+        settle = time.monotonic() + 5
         while not stop.is_set():
             if wanted.wait(timeout=0.2) and not stop.is_set():
                 wanted.clear()
                 state.publish(build_once(root, out, base_url, drafts))
+            elif time.monotonic() < settle and inputs() != built_from:
+                built_from = inputs()
+                wanted.set()
 
     def changed(names: str) -> None:
         print(f"Changed: {names}", flush=True)

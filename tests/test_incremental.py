@@ -76,7 +76,7 @@ def test_edits_on_an_early_worker(site: Path, tmp_path: Path) -> None:
     assert rebuild(site, jobs=2) == 2
     assert_matches_clean(site, tmp_path)
     victim.write_text(victim.read_text() + "\n$\\nosuchcommand$\n")
-    with pytest.raises(BuildErrors, match="post-00009.md:.*nosuchcommand"):
+    with pytest.raises(BuildErrors, match=r"post-00009\.md:.*nosuchcommand"):
         rebuild(site, jobs=2)
 
 
