@@ -147,16 +147,18 @@ def build(
     jobs: int | None = None,
     use_cache: bool = True,
     progress: Progress | None = None,
+    expect_renders: bool = False,
 ) -> BuildResult:
     """Build the whole site into ``out``. Raises BuildErrors; ``out`` is untouched on failure.
 
     ``now`` only decides which posts are due (future-dated ones wait unless
-    ``config.drafts``); it defaults to :func:`clock.reference_time`.
+    ``config.drafts``); it defaults to :func:`clock.reference_time`. ``expect_renders``
+    is a hint (the CLI knows some post changed): a worker may start before anything is read.
     """
     started = time.perf_counter()
     cache = Cache(config.root / ".cache", enabled=use_cache)
     try:
-        return _build(config, out, now, cache, jobs, progress, started)
+        return _build(config, out, now, cache, jobs, progress, started, expect_renders)
     finally:
         cache.renders.close()
 
@@ -169,17 +171,17 @@ def _build(
     jobs: int | None,
     progress: Progress | None,
     started: float,
+    expect_renders: bool,
 ) -> BuildResult:
     out = out.resolve()
-    previous = cache.load_manifest(out)
     summaries: dict[str, PostSummary] = {}
     full: dict[str, Rendered] = {}
     cores = jobs or default_jobs()
 
-    with (
-        staged_output(out, previous.outputs, incremental=bool(previous.outputs)) as output,
-        Workers(config, output.stage.root, cache, cores) as workers,
-    ):
+    with Workers(config, cache, cores) as workers:
+        if expect_renders and cache.has_manifest(out):  # an edit: one worker, warming up now
+            workers.start_early(1, warm="page")
+        previous = cache.load_manifest(out)
         if not previous.outputs:  # everything will render: start a worker per core now
             workers.start_early(cores, warm="all")
         loaded = content.load_posts(config, previous.records)
@@ -190,43 +192,46 @@ def _build(
         due = clock.due_posts(loaded.posts, now, include_future=config.drafts)
         planned = plan_jobs(due, config, previous.render_keys, previous.summaries.keys(), cache)
         errors: list[BuildError] = list(loaded.errors)
-        pending = [job for job in planned if not _reuse(job, previous, output, summaries)]
-        errors.extend(_parse_bibliographies(pending, config, cache))
-        results = workers.run(pending)
-        font = _EarlyFontStarter(config, cache, workers, summaries, len(pending))
-        for done, (job, result) in enumerate(zip(pending, results, strict=True), 1):
-            errors.extend(result.errors)
-            if result.entry is not None:
-                cache.renders.put(job.render_key, result.entry)
-            for rel, entry in result.outputs:
-                output.record(rel, entry)
-            if result.summary is not None:
-                summaries[result.slug] = result.summary
-                font.add(result.summary, done)
-            if result.full is not None:
-                full[result.slug] = result.full
-            if progress is not None:
-                progress(done, len(pending))
-        warnings = [*loaded.warnings]
-        for job in planned:
-            if job.source.slug in summaries:
-                warnings.extend(summaries[job.source.slug].rendered.warnings)
-        if errors:
-            # A broken .bib fails every post that uses it: say so once.
-            unique = {str(e): e for e in errors}
-            raise BuildErrors(list(unique.values()), tuple(warnings))
 
-        for job in planned:
-            for rel, source in _bundle_files(job.source):
-                stat = source.stat()
-                path = f"posts/{job.source.slug}/{rel}"
-                output.copy(path, source, f"file:{stat.st_size}:{stat.st_mtime_ns}")
-        posts = [
-            make_post(job.source, summaries[job.source.slug].rendered, config) for job in planned
-        ]
-        groups = SiteOutputs(config, planned, posts, summaries, full, previous, output, cache)
-        groups.early_font = font.early
-        groups.write_all()
+        with staged_output(out, previous.outputs, incremental=bool(previous.outputs)) as output:
+            pending = [job for job in planned if not _reuse(job, previous, output, summaries)]
+            errors.extend(_parse_bibliographies(pending, config, cache))
+            results = workers.run(pending, output.stage.root)
+            font = _EarlyFontStarter(config, cache, workers, summaries, len(pending))
+            for done, (job, result) in enumerate(zip(pending, results, strict=True), 1):
+                errors.extend(result.errors)
+                if result.entry is not None:
+                    cache.renders.put(job.render_key, result.entry)
+                for rel, entry in result.outputs:
+                    output.record(rel, entry)
+                if result.summary is not None:
+                    summaries[result.slug] = result.summary
+                    font.add(result.summary, done)
+                if result.full is not None:
+                    full[result.slug] = result.full
+                if progress is not None:
+                    progress(done, len(pending))
+            warnings = [*loaded.warnings]
+            for job in planned:
+                if job.source.slug in summaries:
+                    warnings.extend(summaries[job.source.slug].rendered.warnings)
+            if errors:
+                # A broken .bib fails every post that uses it: say so once.
+                unique = {str(e): e for e in errors}
+                raise BuildErrors(list(unique.values()), tuple(warnings))
+
+            for job in planned:
+                for rel, source in _bundle_files(job.source):
+                    stat = source.stat()
+                    path = f"posts/{job.source.slug}/{rel}"
+                    output.copy(path, source, f"file:{stat.st_size}:{stat.st_mtime_ns}")
+            posts = [
+                make_post(job.source, summaries[job.source.slug].rendered, config)
+                for job in planned
+            ]
+            groups = SiteOutputs(config, planned, posts, summaries, full, previous, output, cache)
+            groups.early_font = font.early
+            groups.write_all()
 
     if output.changed or pending or loaded.reparsed or set(output.entries) != set(previous.outputs):
         cache.save_manifest(

@@ -152,6 +152,9 @@ class Cache:
         """One manifest per output directory, so ``serve`` and ``build`` don't evict each other."""
         return self.directory / f"manifest-{hash_parts(str(out))[:16]}"
 
+    def has_manifest(self, out: Path) -> bool:
+        return self.enabled and self._manifest_path(out).is_file()
+
     def load_manifest(self, out: Path) -> Manifest:
         if not self.enabled:
             return Manifest()

@@ -146,6 +146,7 @@ def run_build(args: argparse.Namespace, snapshot: Snapshot | None = None) -> Bui
         jobs=args.jobs,
         use_cache=not args.no_cache,
         progress=None if args.quiet else Progress(),
+        expect_renders=snapshot is not None and snapshot.content_changed(),
     )
     if snapshot is not None:
         if result.warnings or result.outside_inputs:

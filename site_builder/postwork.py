@@ -65,24 +65,24 @@ class PostResult:
 @dataclass
 class WorkerState:
     config: SiteConfig
-    stage_root: Path
     cache: Cache
+    stage_root: Path | None = None  # where pages go: sent with each batch of jobs
     env: Any = None  # jinja2.Environment, made on first use in each process
 
 
 _STATE: WorkerState | None = None
 
 
-def set_state(config: SiteConfig, stage_root: Path, cache: Cache) -> None:
+def set_state(config: SiteConfig, cache: Cache) -> None:
     """Called before forking (inherited) or as a pool initializer (spawn/forkserver)."""
     global _STATE
-    _STATE = WorkerState(config, stage_root, cache)
+    _STATE = WorkerState(config, cache)
 
 
-def start_worker(config: SiteConfig, stage_root: Path, cache: Cache, warm: str) -> None:
+def start_worker(config: SiteConfig, cache: Cache, warm: str) -> None:
     """A pool worker's initializer: its state, then the imports its jobs will need, done now
     (while the main process is still planning) rather than inside the first job."""
-    set_state(config, stage_root, cache)
+    set_state(config, cache)
     state = _STATE
     assert state is not None
     try:
@@ -162,6 +162,7 @@ def load_bibliography(
 
 def _write(state: WorkerState, rel: str, data: bytes, key: str) -> tuple[str, OutputEntry]:
     # The stage is a new, empty directory: no old file (or hard link) can be in the way.
+    assert state.stage_root is not None, "jobs come with the stage they write into"
     target = state.stage_root / rel
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(data)
@@ -169,8 +170,15 @@ def _write(state: WorkerState, rel: str, data: bytes, key: str) -> tuple[str, Ou
     return rel, OutputEntry(key, stat.st_size, stat.st_mtime_ns)
 
 
-def run_chunk(jobs: list[PostJob]) -> list[PostResult]:
-    """Several jobs in one round trip to a worker."""
+def set_stage(stage_root: Path) -> None:
+    """Where the next jobs write their pages (the build's staging directory)."""
+    assert _STATE is not None, "set_state() must run before jobs"
+    _STATE.stage_root = stage_root
+
+
+def run_chunk(jobs: list[PostJob], stage_root: Path) -> list[PostResult]:
+    """Several jobs in one round trip to a worker, writing their pages under ``stage_root``."""
+    set_stage(stage_root)
     return [run_job(job) for job in jobs]
 
 

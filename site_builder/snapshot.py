@@ -24,10 +24,11 @@ import os
 import time
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from site_builder.version import PACKAGE, code_version
 
-WATCHED = ("content", "templates", "static", "fonts")
+WATCHED = ("content", "templates", "static", "fonts")  # content first: see content_changed
 STAGING_PREFIX = ".staging-"  # writer.STAGING_PREFIX: an interrupted build leaves these
 _FORMAT = 1
 
@@ -74,22 +75,43 @@ class Snapshot:
         self.path = (
             root / ".cache" / f"snapshot-{hashlib.sha256(str(out).encode()).hexdigest()[:16]}"
         )
-        parts: list[object] = [_FORMAT, code_version(), str(out), *options]
+        posts: list[object] = []
+        _tree(str(root / "content"), posts)
+        self.content = hashlib.sha256(marshal.dumps(posts)).hexdigest()
+        parts: list[object] = [_FORMAT, code_version(), str(out), *options, self.content]
         parts.append(_stat(str(root / "site.yaml")))
-        for name in WATCHED:
+        for name in WATCHED[1:]:
             _tree(str(root / name), parts)
         _tree(str(PACKAGE.parent / "fonts"), parts)  # the math font's fallback copy
         self.inputs = hashlib.sha256(marshal.dumps(parts)).hexdigest()
         self.now = reference_seconds()
+        self._saved: dict[str, object] | None = None
+        self._read = False
+
+    def _load(self) -> dict[str, object] | None:
+        """The last snapshot for this output, if it is there and verifies."""
+        if not self._read:
+            self._read = True
+            try:
+                data = self.path.read_bytes()
+                if hashlib.sha256(data[32:]).digest() == data[:32]:
+                    saved = marshal.loads(data[32:])
+                    self._saved = saved if isinstance(saved, dict) else None
+            except (OSError, ValueError, EOFError, TypeError):
+                self._saved = None
+        return self._saved
+
+    def content_changed(self) -> bool:
+        """Whether anything under ``content/`` differs from the last build: then some post
+        will likely render, and the build may start a worker before reading anything."""
+        saved = self._load()
+        return saved is None or saved.get("content") != self.content
 
     def unchanged(self) -> tuple[int, int] | None:
         """(pages, posts) of the last build if it is still exactly up to date, else None."""
         try:
-            data = self.path.read_bytes()
-            if hashlib.sha256(data[32:]).digest() != data[:32]:
-                return None
-            saved = marshal.loads(data[32:])
-            if not isinstance(saved, dict) or saved.get("inputs") != self.inputs:
+            saved: Any = self._load()
+            if saved is None or saved.get("inputs") != self.inputs:
                 return None
             now = self.now
             if now is None or now < saved["built_at"]:
@@ -122,6 +144,7 @@ class Snapshot:
         payload = marshal.dumps(
             {
                 "inputs": self.inputs,
+                "content": self.content,
                 "built_at": self.now,
                 "next_due": next_due,
                 "pages": pages,

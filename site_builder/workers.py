@@ -49,14 +49,13 @@ def start_method() -> str:
 class Workers:
     """A process pool for post jobs that may be started before the jobs are known."""
 
-    def __init__(self, config: SiteConfig, stage_root: Path, cache: Cache, cores: int) -> None:
+    def __init__(self, config: SiteConfig, cache: Cache, cores: int) -> None:
         self.config = config
-        self.stage_root = stage_root
         self.cache = cache
         self.cores = cores
         self.pool: ProcessPoolExecutor | None = None
         self.size = 0
-        postwork.set_state(config, stage_root, cache)  # for jobs run inline
+        postwork.set_state(config, cache)  # for jobs run inline
 
     def __enter__(self) -> Workers:
         return self
@@ -80,31 +79,35 @@ class Workers:
             processes,
             mp_context=multiprocessing.get_context(method),
             initializer=postwork.start_worker,
-            initargs=(self.config, self.stage_root, self.cache, warm),
+            initargs=(self.config, self.cache, warm),
         )
         self.size = processes
         if method == "fork":  # forked workers start on the first submit: start them now
             self.pool.submit(int)
 
-    def run(self, jobs: list[PostJob]) -> Iterator[PostResult]:
-        """Results in job order: on the pool when it pays, else inline."""
+    def run(self, jobs: list[PostJob], stage_root: Path) -> Iterator[PostResult]:
+        """Results in job order (pages written under ``stage_root``): on the pool when it
+        pays, else inline."""
         many = len(jobs) >= PARALLEL_THRESHOLD and self.cores > 1
         if many and self.size < self.cores:
             self.stop()  # a single warm worker is too few: start one per core
             self._start(self.cores, "page")
         if not jobs or self.pool is None:
-            yield from map(postwork.run_job, jobs)
+            postwork.set_stage(stage_root)
+            yield from map(postwork.run_job, jobs)  # one at a time: results hold page bytes
             return
         pool: Executor = self.pool
         # Small chunks, so no core idles long at the end, and only a few queued at a time,
         # so a task submitted meanwhile (the font, see build.py) runs next, not last.
         size = max(1, len(jobs) // (self.size * 24))
         chunks = iter([jobs[i : i + size] for i in range(0, len(jobs), size)])
-        queued = deque(pool.submit(postwork.run_chunk, c) for c in islice(chunks, 2 * self.size))
+        queued = deque(
+            pool.submit(postwork.run_chunk, c, stage_root) for c in islice(chunks, 2 * self.size)
+        )
         while queued:
             results = queued.popleft().result()
             for chunk in islice(chunks, 1):
-                queued.append(pool.submit(postwork.run_chunk, chunk))
+                queued.append(pool.submit(postwork.run_chunk, chunk, stage_root))
             yield from results
 
     def submit(self, fn: Callable[..., T], *args: object) -> Future[T] | None:
