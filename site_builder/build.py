@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -55,53 +55,78 @@ def default_jobs() -> int:
 def plan_jobs(
     sources: tuple[content.SourcePost, ...],
     config: SiteConfig,
-    last_render_keys: dict[str, str] | None = None,
-    known_renders: Collection[str] | None = None,
+    previous: Manifest | None = None,
     cache: Cache | None = None,
-) -> list[PostJob]:
-    """Order posts newest first and compute each one's cache keys and neighbours."""
+) -> tuple[list[PostJob], str]:
+    """Order posts newest first and compute each one's cache keys and neighbours.
+
+    Also returns the plan's context: everything besides a post's own file that its
+    keys depend on (code, configuration, template, bibliographies, and every post's
+    place, slug and title, which make the neighbours). When it is the last build's,
+    a post whose file was not re-read keeps its keys without hashing them again.
+    """
+    previous = previous or Manifest()
     ordered = sort_posts(sources)
     version = code_version()
     template = pages.template_closure_hash(config, "post.html", cache)
     config_key = repr(replace(config, root=Path(".")))
     feed = {source.slug for source in ordered[: feeds.FEED_SIZE]}
-    bib_keys: dict[Path | None, str] = {}  # most posts share one .bib: hash it once
-
-    def bib_key(named: Path | None) -> str:
-        if named not in bib_keys:
-            bib_keys[named] = bibliography.content_key(named, config.root)
-        return bib_keys[named]
+    # Most posts share one .bib (or none): hash each once.
+    bib_keys = {
+        named: bibliography.content_key(named, config.root)
+        for named in sorted({source.bibliography for source in ordered}, key=str)
+    }
+    context = hash_parts(
+        version,
+        config_key,
+        template,
+        *(f"{named}={key}" for named, key in bib_keys.items()),
+        "\n".join(f"{s.path.as_posix()}\0{s.slug}\0{s.title}" for s in ordered),
+    )
+    same_context = context == previous.plan_context
 
     jobs = []
     for index, source in enumerate(ordered):
-        bundle = _bundle_files(source)
-        render_key = hash_parts(
-            version,
-            config.raw_html,
-            source.path,
-            source.body_line,
-            "\n".join(rel for rel, _ in bundle),
-            source.body_hash,
-            config.citation_style,
-            bib_key(source.bibliography),
-        )
+        path = source.path.as_posix()
         older = _neighbour(ordered, index + 1)
         newer = _neighbour(ordered, index - 1) if index > 0 else None
-        page_key = hash_parts(
-            version,
-            render_key,
-            config_key,
-            template,
-            _front_matter(source),
-            repr(older),
-            repr(newer),
-        )
-        last = (last_render_keys or {}).get(source.path.as_posix())
-        cached = render_key in (known_renders or ())
+        record = previous.records.get(path)
+        if (
+            same_context
+            and source.bundle_dir is None  # a folder post also depends on its other files
+            and record is not None
+            and record.post is source  # not re-read: the very record of the last build
+            and path in previous.render_keys
+            and path in previous.page_keys
+        ):
+            render_key, page_key = previous.render_keys[path], previous.page_keys[path]
+        else:
+            bundle = _bundle_files(source)
+            render_key = hash_parts(
+                version,
+                config.raw_html,
+                source.path,
+                source.body_line,
+                "\n".join(rel for rel, _ in bundle),
+                source.body_hash,
+                config.citation_style,
+                bib_keys[source.bibliography],
+            )
+            page_key = hash_parts(
+                version,
+                render_key,
+                config_key,
+                template,
+                _front_matter(source),
+                repr(older),
+                repr(newer),
+            )
+        last = previous.render_keys.get(path)
+        cached = render_key in previous.summaries
         jobs.append(
             PostJob(source, render_key, page_key, older, newer, source.slug in feed, last, cached)
         )
-    return jobs
+    return jobs, context
 
 
 def _front_matter(source: content.SourcePost) -> str:
@@ -190,7 +215,7 @@ def _build(
             workers.start_early(1 if few else cores, warm="page" if few else "all")
         now = now if now is not None else clock.reference_time()
         due = clock.due_posts(loaded.posts, now, include_future=config.drafts)
-        planned = plan_jobs(due, config, previous.render_keys, previous.summaries.keys(), cache)
+        planned, plan_context = plan_jobs(due, config, previous, cache)
         errors: list[BuildError] = list(loaded.errors)
 
         with staged_output(out, previous.outputs, incremental=bool(previous.outputs)) as output:
@@ -241,6 +266,8 @@ def _build(
                 outputs=output.entries,
                 summaries={job.render_key: summaries[job.source.slug] for job in planned},
                 render_keys={job.source.path.as_posix(): job.render_key for job in planned},
+                page_keys={job.source.path.as_posix(): job.page_key for job in planned},
+                plan_context=plan_context,
                 records=loaded.records,
                 groups=groups.groups,
             )

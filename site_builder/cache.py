@@ -92,6 +92,8 @@ class Manifest:
     outputs: dict[str, OutputEntry] = field(default_factory=dict)
     summaries: dict[str, Any] = field(default_factory=dict)  # render key -> PostSummary
     render_keys: dict[str, str] = field(default_factory=dict)  # post path -> its render key
+    page_keys: dict[str, str] = field(default_factory=dict)  # post path -> its page's key
+    plan_context: str = ""  # see build.plan_jobs
     records: dict[str, Any] = field(default_factory=dict)  # post path -> content.FileRecord
     # Site-wide outputs (listings, feed, assets): group -> (input key, files)
     groups: dict[str, tuple[str, list[str]]] = field(default_factory=dict)

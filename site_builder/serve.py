@@ -261,9 +261,10 @@ def serve(config: SiteConfig, out: Path, host: str, port: int, drafts: bool) -> 
         while not stop.is_set():
             if wanted.wait(timeout=0.2) and not stop.is_set():
                 wanted.clear()
+                if time.monotonic() < settle:
+                    built_from = inputs()
                 state.publish(build_once(root, out, base_url, drafts))
             elif time.monotonic() < settle and inputs() != built_from:
-                built_from = inputs()
                 wanted.set()
 
     def changed(names: str) -> None:

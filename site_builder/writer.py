@@ -79,6 +79,7 @@ class Output:
 
     def __init__(self, out: Path, previous: dict[str, OutputEntry], incremental: bool) -> None:
         self.out = out
+        self._out_prefix = os.path.join(out, "")  # str paths: stat() on Path is slower
         self.previous = previous
         self.incremental = incremental and out.is_dir()
         self.entries: dict[str, OutputEntry] = {}
@@ -93,7 +94,7 @@ class Output:
         if entry is None or entry.key != key:
             return False
         try:
-            stat = (self.out / rel).stat()
+            stat = os.stat(self._out_prefix + rel)
         except OSError:
             return False
         return stat.st_size == entry.size and stat.st_mtime_ns == entry.mtime_ns
