@@ -249,7 +249,11 @@ def serve(config: SiteConfig, out: Path, host: str, port: int, drafts: bool) -> 
     wanted = threading.Event()
 
     def inputs() -> str:
-        return Snapshot(root, out.resolve(), ()).inputs
+        """File metadata of every input (``snapshot``): equal means nothing to rebuild."""
+        try:
+            return Snapshot(root, out.resolve(), ()).inputs
+        except Exception:  # e.g. a symlink loop: assume a change
+            return f"unknown {time.monotonic()}"
 
     built_from = inputs()  # before the first build reads anything
 
@@ -261,8 +265,10 @@ def serve(config: SiteConfig, out: Path, host: str, port: int, drafts: bool) -> 
         while not stop.is_set():
             if wanted.wait(timeout=0.2) and not stop.is_set():
                 wanted.clear()
-                if time.monotonic() < settle:
-                    built_from = inputs()
+                current = inputs()
+                if current == built_from:
+                    continue  # e.g. the watcher and the check above saw the same edit
+                built_from = current
                 state.publish(build_once(root, out, base_url, drafts))
             elif time.monotonic() < settle and inputs() != built_from:
                 wanted.set()
