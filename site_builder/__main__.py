@@ -1,5 +1,5 @@
 """Allow ``python -m site_builder``."""
 
-from site_builder.cli import main
+from site_builder.cli import run
 
-raise SystemExit(main())
+run()

@@ -7,11 +7,13 @@ and exit status 1, never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from site_builder import __version__
 
@@ -240,3 +242,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("interrupted", file=sys.stderr)
         return 130
     return 0
+
+
+def run() -> NoReturn:
+    """The command's entry point: ``main()``, then exit without tearing the interpreter down.
+
+    Freeing, one by one, every object a 1,000-post build loaded takes ~30 ms, a tenth of
+    an edit's rebuild; the OS reclaims the memory at once. By now every file is closed
+    and every worker stopped; only the standard streams need flushing. (Tests call
+    ``main`` directly.)
+    """
+    code = main()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a closed pipe: nothing to add
+            stream.flush()
+    os._exit(code)
