@@ -7,7 +7,8 @@ core stage knows each formula's source line for the error message.
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
+from functools import cache
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -57,11 +58,16 @@ def _convert_one(
 
 
 def _latex_to_mathml(latex: str, display: bool) -> str:
+    return _converter()(latex, display)
+
+
+@cache
+def _converter() -> Callable[[str, bool], str]:
     """Imported on the first formula not in the memo: an edit that changes no formula never
     loads latex2mathml or ElementTree."""
     from site_builder.markdown.mathml import latex_to_mathml
 
-    return latex_to_mathml(latex, display)
+    return latex_to_mathml
 
 
 def _render_inline(
