@@ -75,11 +75,12 @@ def median_of(runs: int, prepare: Callable[[], None], site: Path) -> dict[str, A
     }
 
 
-def scenarios(site: Path, runs: int, floor_2: list[float]) -> dict[str, dict[str, Any]]:
+def scenarios(
+    site: Path, files: list[Path], runs: int, floor_2: list[float]
+) -> dict[str, dict[str, Any]]:
     """Time each scenario; right before each cold build the 2-process floor is measured
     again (into ``floor_2``), so each cold build has a floor from the same minute."""
     posts_dir = site / "content" / "posts"
-    files = sorted(posts_dir.glob("*.md"))
     victim = posts_dir / "post-00007.md"
     original = victim.read_text(encoding="utf-8")
     template = site / "templates" / "post.html"
@@ -197,8 +198,8 @@ def main() -> None:
         site = make_corpus(Path(tmp) / "site", args.posts)
         files = sorted((site / "content" / "posts").glob("*.md"))
         floor_1 = statistics.median(floor.run(files, 1) for _ in range(args.runs))
-        floor_samples = [floor.run(files, 2)]
-        results = scenarios(site, args.runs, floor_samples)
+        floor_samples: list[float] = []
+        results = scenarios(site, files, args.runs, floor_samples)
         floor_2 = statistics.median(floor_samples)
         print(f"corpus: {args.posts} posts, {os.cpu_count()} cores, {args.runs} runs each (median)")
         print(
@@ -210,7 +211,7 @@ def main() -> None:
         cold = results["cold build"]
         # Each cold build over the floor measured just before it: this machine's speed
         # drifts over minutes, and a ratio of runs far apart measures the drift.
-        paired = [c / f for c, f in zip(cold["samples"], floor_samples[1:], strict=True)]
+        paired = [c / f for c, f in zip(cold["samples"], floor_samples, strict=True)]
         print(
             f"\ncold build / 2-process floor: {statistics.median(paired):.2f} (target <= 1.1; "
             f"median of the runs' own ratios {', '.join(f'{r:.2f}' for r in paired)})"

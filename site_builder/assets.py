@@ -66,11 +66,11 @@ def write_math_font(
     if source is not None and math_chars:
         key = font_key(source, math_chars)
         data = cache.get_bytes("font", key)
-        if data is None and early is not None:
-            data = early.result(source, math_chars)
         if data is None:
-            data = fonts.subset_woff2(source, math_chars)
-        cache.put("font", key, data)
+            data = early.result(source, math_chars) if early is not None else None
+            if data is None:
+                data = fonts.subset_woff2(source, math_chars)
+            cache.put("font", key, data)
         stage.write(MATH_FONT, data)
         # Relative to fonts.css, so it works under any base path.
         url = "../fonts/" + MATH_FONT.rsplit("/", 1)[1]
@@ -113,7 +113,6 @@ def write_assets(
 ) -> None:
     """Copy ``static/`` and write the generated CSS and the math font for ``math_chars``."""
     for rel, source in static_files(root):
-        stat = source.stat()
-        stage.copy(rel, source, f"file:{stat.st_size}:{stat.st_mtime_ns}")
+        stage.copy(rel, source)
     stage.write("static/css/code.css", pygments_css())
     write_math_font(root, stage, math_chars, cache, early)

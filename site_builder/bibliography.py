@@ -88,12 +88,15 @@ def load(path: Path, shown: Path | str, cache: Any = None) -> dict[str, Entry]:
         found = parse(text, shown)
         if cache is not None:
             cache.put("bibliography", key, found)
+    if len(_MEMO) >= _MEMO_SIZE:  # a long `serve` session sees many versions of a file
+        _MEMO.clear()
     _MEMO[key] = found
     return found
 
 
 # Parsed files of this process, by content key: one parse per build, however many posts cite.
 _MEMO: dict[str, dict[str, Entry]] = {}
+_MEMO_SIZE = 8
 
 
 # --- formatting ---------------------------------------------------------------------------

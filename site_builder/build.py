@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -69,8 +69,7 @@ def plan_jobs(
     ordered = sort_posts(sources)
     version = code_version()
     template = pages.template_closure_hash(config, "post.html", cache)
-    config_key = repr(replace(config, root=Path(".")))
-    feed = {source.slug for source in ordered[: feeds.FEED_SIZE]}
+    config_key = config.key
     # Most posts share one .bib (or none): hash each once.
     bib_keys = {
         named: bibliography.content_key(named, config.root)
@@ -89,8 +88,9 @@ def plan_jobs(
     for index, source in enumerate(ordered):
         path = source.path.as_posix()
         older = _neighbour(ordered, index + 1)
-        newer = _neighbour(ordered, index - 1) if index > 0 else None
+        newer = _neighbour(ordered, index - 1)
         record = previous.records.get(path)
+        bundle = tuple(_bundle_files(source))
         if (
             same_context
             and source.bundle_dir is None  # a folder post also depends on its other files
@@ -101,7 +101,6 @@ def plan_jobs(
         ):
             render_key, page_key = previous.render_keys[path], previous.page_keys[path]
         else:
-            bundle = _bundle_files(source)
             render_key = hash_parts(
                 version,
                 config.raw_html,
@@ -124,7 +123,17 @@ def plan_jobs(
         last = previous.render_keys.get(path)
         cached = render_key in previous.summaries
         jobs.append(
-            PostJob(source, render_key, page_key, older, newer, source.slug in feed, last, cached)
+            PostJob(
+                source,
+                render_key,
+                page_key,
+                older,
+                newer,
+                want_full=index < feeds.FEED_SIZE,
+                last_render_key=last,
+                cached=cached,
+                bundle=bundle,
+            )
         )
     return jobs, context
 
@@ -246,10 +255,8 @@ def _build(
                 raise BuildErrors(list(unique.values()), tuple(warnings))
 
             for job in planned:
-                for rel, source in _bundle_files(job.source):
-                    stat = source.stat()
-                    path = f"posts/{job.source.slug}/{rel}"
-                    output.copy(path, source, f"file:{stat.st_size}:{stat.st_mtime_ns}")
+                for rel, source in job.bundle:
+                    output.copy(f"posts/{job.source.slug}/{rel}", source)
             posts = [
                 make_post(job.source, summaries[job.source.slug].rendered, config)
                 for job in planned
@@ -312,13 +319,15 @@ class _EarlyFontStarter:
         self.total = total
         self.chars: set[str] = set("".join(s.math_chars for s in summaries.values()))
         self.early: assets.EarlyFont | None = None
-        self.tried = total < PARALLEL_THRESHOLD or workers.pool is None
+        self.tried = total < PARALLEL_THRESHOLD
 
     def add(self, summary: PostSummary, done: int) -> None:
         self.chars.update(summary.math_chars)
         if self.tried or done < 0.8 * self.total:
             return
         self.tried = True
+        if self.workers.pool is None:  # rendering inline: nowhere to run it alongside
+            return
         chars = frozenset(self.chars)
         source = fonts.find_font(self.config.root)
         if source is None or not chars:
@@ -397,7 +406,7 @@ class SiteOutputs:
         templates = sorted((config.root / "templates").rglob("*"))
         self.base_key = hash_parts(
             code_version(),
-            repr(replace(config, root=Path("."))),
+            config.key,
             *(
                 part
                 for t in templates
@@ -459,7 +468,7 @@ class SiteOutputs:
         return postwork.render_markdown(source, self.config, cache=self.cache)
 
     def _env(self, site: Site) -> Any:
-        return pages.make_environment(self.config, site, _jinja_cache(self.cache))
+        return pages.make_environment(self.config, site, self.cache)
 
     def _write_listings(self) -> None:
         site = self._site(with_feed_html=False)
@@ -473,7 +482,3 @@ class SiteOutputs:
     def _write_assets(self, chars: frozenset[str]) -> None:
         assets.write_assets(self.config.root, self.output, chars, self.cache, self.early_font)
         self.output.write(".nojekyll", "")
-
-
-def _jinja_cache(cache: Cache) -> Path | None:
-    return cache.directory / "jinja" if cache.enabled else None

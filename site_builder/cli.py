@@ -78,12 +78,10 @@ class Progress:
 
     def __init__(self) -> None:
         self.started = time.perf_counter()
-        self.shown = False
 
     def __call__(self, done: int, total: int) -> None:
         if not sys.stderr.isatty() or time.perf_counter() - self.started < self.DELAY:
             return
-        self.shown = True
         end = "\n" if done == total else ""
         print(f"\rRendering posts: {done}/{total}", end=end, file=sys.stderr, flush=True)
 
@@ -136,14 +134,15 @@ def _options(args: argparse.Namespace) -> tuple[object, ...]:
     return (args.base_url, args.drafts)
 
 
-def run_build(args: argparse.Namespace, snapshot: Snapshot | None = None) -> BuildResult:
+def run_build(
+    args: argparse.Namespace, snapshot: Snapshot | None = None, config: SiteConfig | None = None
+) -> BuildResult:
     from site_builder.build import build
     from site_builder.errors import BuildError
 
     out = _output_dir(args)
-    config = load(args)
     result = build(
-        config,
+        config or load(args),
         out,
         jobs=args.jobs,
         use_cache=not args.no_cache,
@@ -170,13 +169,12 @@ def run_build(args: argparse.Namespace, snapshot: Snapshot | None = None) -> Bui
 
 def run_check(args: argparse.Namespace) -> int:
     """Build (unless --no-build), then check the output; problems make the exit status 1."""
+    out = _output_dir(args)
+    started = time.perf_counter()
+    snapshot = None if args.no_build else take_snapshot(args)  # before any input is read
     config = load(args)
-    out = args.out if args.out is not None else config.root / "public"
-    if not args.no_build:
-        started = time.perf_counter()
-        snapshot = take_snapshot(args)
-        if not quick_noop(args, snapshot, started):
-            run_build(args, snapshot)
+    if not args.no_build and not quick_noop(args, snapshot, started):
+        run_build(args, snapshot, config)
     from site_builder.check import check_site  # each command imports only what it uses
 
     report = check_site(out, config)

@@ -8,24 +8,40 @@ reproducible-builds convention) pins it, e.g. to rebuild an old release exactly.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterable
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
-from site_builder.content import SourcePost
-from site_builder.errors import BuildError
+if TYPE_CHECKING:  # a type only: the no-op check (``snapshot``) imports this module
+    from site_builder.content import SourcePost
+
+
+def reference_seconds() -> float | None:
+    """Now, or ``SOURCE_DATE_EPOCH`` when set, in seconds; None when that is malformed."""
+    pinned = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if not pinned:
+        return time.time()
+    try:
+        return float(int(pinned))
+    except (ValueError, OverflowError):
+        return None
 
 
 def reference_time() -> datetime:
-    """Now, or ``SOURCE_DATE_EPOCH`` when set; always timezone-aware (UTC)."""
+    """:func:`reference_seconds` as an aware (UTC) datetime; malformed is a BuildError."""
+    seconds = reference_seconds()
+    if seconds is not None:
+        try:
+            return datetime.fromtimestamp(seconds, UTC)
+        except (ValueError, OverflowError, OSError):
+            pass
+    from site_builder.errors import BuildError
+
     pinned = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    if not pinned:
-        return datetime.now(UTC)
-    try:
-        return datetime.fromtimestamp(int(pinned), UTC)
-    except (ValueError, OverflowError, OSError):
-        raise BuildError(
-            "SOURCE_DATE_EPOCH", None, f"must be seconds since 1970 as an integer, got {pinned!r}"
-        ) from None
+    raise BuildError(
+        "SOURCE_DATE_EPOCH", None, f"must be seconds since 1970 as an integer, got {pinned!r}"
+    )
 
 
 def due_posts(

@@ -53,6 +53,11 @@ class SiteConfig:
     def tz(self) -> ZoneInfo:
         return ZoneInfo(self.timezone)
 
+    @property
+    def key(self) -> str:
+        """The settings as text for cache keys: all of them but where the site is."""
+        return repr(dataclasses.replace(self, root=Path(".")))
+
     def url(self, path: str) -> str:
         """Site-relative path (``posts/x/``) to a root-relative link that honours the base path."""
         return self.base_path + path.lstrip("/")

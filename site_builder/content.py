@@ -120,18 +120,15 @@ def load_posts(config: SiteConfig, previous: dict[str, FileRecord] | None = None
     reparsed = 0
     kept = 0
     config_key = repr(config)
+    previous = previous or {}
     for rel_text, stat in find_post_files(config):
-        record = (previous or {}).get(rel_text)
-        if not (
-            record is not None
-            and record.size == stat.st_size
-            and record.mtime_ns == stat.st_mtime_ns
-            and record.config_key == config_key
-        ):
+        record = previous.get(rel_text)
+        if record is not None and record.config_key != config_key:
+            record = None  # parsed under other settings (dates depend on the time zone)
+        if record is None or (record.size, record.mtime_ns) != (stat.st_size, stat.st_mtime_ns):
             rel = Path(rel_text)
-            known = record if record is not None and record.config_key == config_key else None
             try:
-                post, post_warnings = read_post(config.root / rel, rel, config, known)
+                post, post_warnings = read_post(config.root / rel, rel, config, record)
             except BuildError as exc:
                 errors.append(exc)
                 continue
@@ -179,7 +176,7 @@ def reload(post: SourcePost, config: SiteConfig) -> SourcePost:
     """The post with its body (loaded posts don't hold it). The body is cut from the file at
     its known line, without parsing the front matter again; if the file changed since it
     was loaded (the hash differs), it is read and parsed in full."""
-    if post.body or not post.body_hash or post.body_hash == _hash(""):
+    if post.body or not post.body_hash or post.body_hash == _EMPTY_HASH:
         return post
     try:
         text = (config.root / post.path).read_bytes().decode("utf-8").removeprefix("\ufeff")
@@ -195,6 +192,9 @@ def reload(post: SourcePost, config: SiteConfig) -> SourcePost:
 
 def _hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+_EMPTY_HASH = _hash("")
 
 
 def split_front_matter(text: str, path: Path) -> tuple[str, str, int]:
@@ -221,8 +221,10 @@ def parse_post(
     front, body, body_line = split_front_matter(text, path)
     front_hash = _hash(front)
     if known is not None and known.post.front_hash == front_hash and known.post.path == path:
-        reused = dataclasses.replace(known.post, body=body, body_line=body_line)
-        return dataclasses.replace(reused, body_hash=_hash(body)), list(known.warnings)
+        reused = dataclasses.replace(
+            known.post, body=body, body_line=body_line, body_hash=_hash(body)
+        )
+        return reused, list(known.warnings)
     from site_builder.yamlload import load_yaml  # only when front matter must be parsed
 
     data: Any = load_yaml(front, path, line_offset=1)

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from site_builder.config import SiteConfig
+from site_builder.feeds import post_updated
 from site_builder.model import Post
 
 # Inside <script> the HTML parser ends the element at "</script" whatever JSON
@@ -67,8 +68,8 @@ def post_meta(config: SiteConfig, post: Post) -> PageMeta:
     """Meta for a post: an OpenGraph article plus a schema.org ``BlogPosting``."""
     source = post.source
     description = source.description or config.description
-    modified = source.updated or source.date
-    url = config.absolute_url(post.path)
+    modified = post_updated(post)
+    url = post.url
     ld = {
         "@context": "https://schema.org",
         "@type": "BlogPosting",

@@ -32,17 +32,19 @@ def human_date(value: datetime) -> str:
 
 
 def make_environment(
-    config: SiteConfig, site: Site | None = None, cache_dir: Path | None = None
+    config: SiteConfig, site: Site | None = None, cache: Cache | None = None
 ) -> jinja2.Environment:
     """The Jinja environment; ``site`` is None where only post pages are rendered (workers).
 
     Post pages see only their post and its neighbours, never the whole site, so
-    a post page can be rebuilt alone. Compiled templates are cached on disk.
+    a post page can be rebuilt alone. Compiled templates are cached on disk, in
+    ``cache`` when it is enabled.
     """
     import jinja2  # a build that renders no page (a no-op) never imports Jinja
 
     bytecode_cache = None
-    if cache_dir is not None:
+    if cache is not None and cache.enabled:
+        cache_dir = cache.directory / "jinja"
         cache_dir.mkdir(parents=True, exist_ok=True)
         bytecode_cache = jinja2.FileSystemBytecodeCache(str(cache_dir))
     env = jinja2.Environment(

@@ -50,6 +50,7 @@ class PostJob:
     want_full: bool  # the feed needs this post's HTML back
     last_render_key: str | None = None  # this post's previous render, for its fragment memo
     cached: bool = False  # the last build stored this render key
+    bundle: tuple[tuple[str, Path], ...] = ()  # a folder post's own files: (name, source)
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,7 @@ def start_worker(config: SiteConfig, cache: Cache, warm: str) -> None:
         from site_builder.markdown import pipeline
 
         pipeline.create_parser(config.raw_html)
-        state.env = _environment(state)
+        state.env = pages.make_environment(state.config, cache=state.cache)
         state.env.get_template("post.html")
         if warm == "all":
             import latex2mathml.converter  # noqa: F401
@@ -97,13 +98,6 @@ def start_worker(config: SiteConfig, cache: Cache, warm: str) -> None:
             import pygments.lexers  # noqa: F401
     except Exception:  # only a head start: the job itself reports any real problem
         pass
-
-
-def _environment(state: WorkerState) -> Any:
-    cache = state.cache
-    return pages.make_environment(
-        state.config, cache_dir=cache.directory / "jinja" if cache.enabled else None
-    )
 
 
 def summarise(rendered: Rendered) -> PostSummary:
@@ -208,7 +202,7 @@ def run_job(job: PostJob) -> PostResult:
             return PostResult(job.source.slug, None, None, (exc,), ())
         entry = dump_entry(rendered, job.render_key) if state.cache.renders.enabled else None
     if state.env is None:
-        state.env = _environment(state)
+        state.env = pages.make_environment(state.config, cache=state.cache)
     post = make_post(job.source, rendered, config)
     try:
         html = pages.render_post_page(state.env, config, post, job.older, job.newer)

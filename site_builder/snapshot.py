@@ -21,16 +21,15 @@ from __future__ import annotations
 import hashlib
 import marshal
 import os
-import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from site_builder.clock import reference_seconds
 from site_builder.version import PACKAGE, code_version
 
 WATCHED = ("content", "templates", "static", "fonts")  # content first: see content_changed
 STAGING_PREFIX = ".staging-"  # writer.STAGING_PREFIX: an interrupted build leaves these
-_FORMAT = 1
 
 
 def _tree(root: str, into: list[object]) -> None:
@@ -56,17 +55,6 @@ def _stat(path: str) -> object:
     return (path, stat.st_size, stat.st_mtime_ns)
 
 
-def reference_seconds() -> float | None:
-    """``clock.reference_time`` as seconds, or None when SOURCE_DATE_EPOCH is malformed."""
-    pinned = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    if not pinned:
-        return time.time()
-    try:
-        return float(int(pinned))
-    except ValueError:
-        return None
-
-
 class Snapshot:
     """The inputs as they are now (taken before the build reads any of them)."""
 
@@ -78,7 +66,7 @@ class Snapshot:
         posts: list[object] = []
         _tree(str(root / "content"), posts)
         self.content = hashlib.sha256(marshal.dumps(posts)).hexdigest()
-        parts: list[object] = [_FORMAT, code_version(), str(out), *options, self.content]
+        parts: list[object] = [code_version(), str(out), *options, self.content]
         parts.append(_stat(str(root / "site.yaml")))
         for name in WATCHED[1:]:
             _tree(str(root / name), parts)

@@ -50,20 +50,22 @@ class RenderStore:
             return self._conn
         import sqlite3  # only builds that render or reuse a render pay for it
 
-        try:
+        def open_database() -> sqlite3.Connection:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
             conn.execute("PRAGMA journal_mode=WAL")
             # A cache: losing the last writes in a power cut costs a re-render, not a page.
             conn.execute("PRAGMA synchronous=OFF")
             conn.execute(_SCHEMA)
-        except sqlite3.Error:
-            self._discard()
+            return conn
+
+        try:
+            conn = open_database()
+        except (sqlite3.Error, OSError):
+            self._discard()  # unreadable: start again from an empty database
             try:
-                conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-                conn.execute("PRAGMA journal_mode=WAL")
-                conn.execute(_SCHEMA)
-            except sqlite3.Error:
+                conn = open_database()
+            except (sqlite3.Error, OSError):
                 self.enabled = False  # unusable here (read-only disk?): build without it
                 return None
         self._conn, self._pid = conn, os.getpid()

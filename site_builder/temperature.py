@@ -51,7 +51,6 @@ import numpy as np
 
 from site_builder.attention import attention, entropy_bits
 
-WIDGET = "attention-temperature"
 DATA_FILE = "attention-temperature.json"
 
 TOKENS = (

@@ -17,7 +17,6 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
 
-FORMAT = 1
 LIBRARIES = (
     "markdown-it-py",
     "mdit-py-plugins",
@@ -35,7 +34,7 @@ LIBRARIES = (
 @cache
 def code_version() -> str:
     """Hash of this package's source and the renderer libraries' versions."""
-    digest = hashlib.sha256(f"format {FORMAT}".encode())
+    digest = hashlib.sha256()
     for rel in _package_sources():
         digest.update(rel.encode())
         digest.update((PACKAGE / rel).read_bytes())

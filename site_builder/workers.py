@@ -66,9 +66,11 @@ class Workers:
     def start_early(self, processes: int, warm: str) -> None:
         """Start ``processes`` workers now, each importing what ``warm`` says it will need
         (``"page"``: Markdown and Jinja; ``"all"``: Pygments and latex2mathml too)."""
-        if self.pool is not None or self.cores <= 1 or start_method() != "fork":
+        wanted = min(processes, self.cores)
+        if wanted <= self.size or self.cores <= 1 or start_method() != "fork":
             return
-        self._start(min(processes, self.cores), warm)
+        self.stop()  # one warm worker, when the build turns out to need one per core
+        self._start(wanted, warm)
 
     def _start(self, processes: int, warm: str) -> None:
         import multiprocessing
@@ -89,8 +91,8 @@ class Workers:
         """Results in job order (pages written under ``stage_root``): on the pool when it
         pays, else inline."""
         many = len(jobs) >= PARALLEL_THRESHOLD and self.cores > 1
-        if many and self.size < self.cores:
-            self.stop()  # a single warm worker is too few: start one per core
+        if many and self.size < self.cores:  # not started early (e.g. spawn): start now
+            self.stop()
             self._start(self.cores, "page")
         if not jobs or self.pool is None:
             postwork.set_stage(stage_root)

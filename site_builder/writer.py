@@ -115,7 +115,10 @@ class Output:
         self.entries[rel] = OutputEntry(key, entry.size, entry.mtime_ns)
         self.changed += 1
 
-    def copy(self, rel: str, source: Path, key: str) -> None:
+    def copy(self, rel: str, source: Path) -> None:
+        """Copy a source file, keyed by its size and modification time."""
+        stat = source.stat()
+        key = f"file:{stat.st_size}:{stat.st_mtime_ns}"
         if self.reusable(rel, key):
             self.keep(rel)
             return

@@ -29,7 +29,7 @@ from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
 from site_builder.bibliography import Entry
-from site_builder.markdown.crossrefs import is_crossref
+from site_builder.markdown.crossrefs import is_crossref, text_token
 from site_builder.markdown.state import inline_lines, report
 
 # Pandoc's citation keys: a letter, digit or _ first, then internal punctuation.
@@ -113,16 +113,16 @@ def _resolve(state: StateCore) -> None:
     for token in state.tokens:
         if token.type != "inline" or not token.children:
             continue
+        if not any(c.type == "cite" for c in token.children):
+            continue
         children = []
         for child, line in inline_lines(env, token):
             if child.type == "cite" and not _cite(env, child, line, bibliography, order):
-                child = _text(child.content)
+                child = text_token(child.content)
             children.append(child)
         token.children = children
     if order and bibliography is not None:
-        env["references_html"] = _references(
-            [bibliography[k] for k in order], ctx.citation_style, order
-        )
+        env["references_html"] = _references([bibliography[k] for k in order], ctx.citation_style)
 
 
 def _cite(
@@ -158,15 +158,15 @@ def _cite(
         order.setdefault(key, len(order) + 1)
     token.meta["entries"] = [bib[key] for key in keys]
     token.meta["numbers"] = [order[key] for key in keys]
-    token.meta["style"] = env["ctx"].citation_style
     return True
 
 
-def _references(entries: list[Entry], style: str, order: dict[str, int]) -> str:
+def _references(entries: list[Entry], style: str) -> str:
+    # Entries come in order of first citation, so an entry's number is its position.
     if style == "numeric":
         items = "".join(
-            f'<li id="ref-{escapeHtml(e.key)}" value="{order[e.key]}">{e.html}</li>\n'
-            for e in entries
+            f'<li id="ref-{escapeHtml(e.key)}" value="{number}">{e.html}</li>\n'
+            for number, e in enumerate(entries, start=1)
         )
         return f'<ol class="references references-numeric">\n{items}</ol>\n'
     ordered = sorted(entries, key=lambda e: (e.authors.lower(), e.year, e.key))
@@ -181,7 +181,7 @@ def _render_cite(
     self: Any, tokens: Sequence[Token], idx: int, options: OptionsDict, env: dict[str, Any]
 ) -> str:
     meta = tokens[idx].meta
-    numeric = meta["style"] == "numeric"
+    numeric = env["ctx"].citation_style == "numeric"
     bracketed = meta["bracketed"]
     parts = []
     for item, entry, number in zip(meta["items"], meta["entries"], meta["numbers"], strict=True):
@@ -211,9 +211,3 @@ def _render_cite(
     if numeric:
         return f'<span class="citation">[{inner}]</span>'
     return f'<span class="citation">({inner})</span>'
-
-
-def _text(content: str) -> Token:
-    token = Token("text", "", 0)
-    token.content = content
-    return token

@@ -22,7 +22,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from site_builder.markdown.state import inline_lines, report
+from site_builder.markdown.state import inline_lines, report, source_line
 
 # prefix -> (label in text, noun in messages and the link's class)
 KINDS = {"eq": ("Equation", "equation"), "fig": ("Figure", "figure"), "tbl": ("Table", "table")}
@@ -60,8 +60,9 @@ def state_of(env: dict[str, Any]) -> CrossrefState:
     return cast(CrossrefState, env.setdefault("crossrefs", {"targets": {}, "counts": {}}))
 
 
-def register(env: dict[str, Any], ident: str, token: Token | None, line: int | None) -> int | None:
+def register(env: dict[str, Any], ident: str, token: Token | None) -> int | None:
     """Number a target in document order; a second target with the same id is an error."""
+    line = source_line(env, token)
     refs = state_of(env)
     kind = ident.split("-", 1)[0]
     noun = KINDS[kind][1]
@@ -102,12 +103,10 @@ def _resolve(env: dict[str, Any], block: Token) -> list[Token]:
         in_link += child.type == "link_open"
         in_link -= child.type == "link_close"
         if child.type == "cite" and in_link:
-            out.append(_text(child.content))  # a link's text is not a reference
+            out.append(text_token(child.content))  # a link's text is not a reference
         elif child.type == "cite" and all(is_crossref(i["key"]) for i in child.meta["items"]):
             out.extend(_cite_links(env, child, line))
-        elif child.type == "math_inline" and _MATH_REF.fullmatch(child.content):
-            match = _MATH_REF.fullmatch(child.content)
-            assert match is not None
+        elif child.type == "math_inline" and (match := _MATH_REF.fullmatch(child.content)):
             out.extend(_latex_ref(env, match.group(1), match.group(2), line))
         elif child.type == "text" and not in_link and "ref{" in child.content:
             out.extend(_latex_refs_in_text(env, child.content, line))
@@ -127,9 +126,9 @@ def _join_backslash_words(
         previous = out[-1][0] if out else None
         literal = child.type == "text_special" and child.content == child.markup
         if previous is not None and previous.type == "text" and (child.type == "text" or literal):
-            out[-1] = (_text(previous.content + child.content), out[-1][1])
+            out[-1] = (text_token(previous.content + child.content), out[-1][1])
         elif literal:
-            out.append((_text(child.content), line))
+            out.append((text_token(child.content), line))
         else:
             out.append((child, line))
     return out
@@ -141,13 +140,13 @@ def _cite_links(env: dict[str, Any], cite: Token, line: int | None) -> list[Toke
     for index, item in enumerate(cite.meta["items"]):
         target = _lookup(env, item["key"], f"@{item['key']}", line)
         if index:
-            out.append(_text("; "))
-        out.append(_text(item["prefix"]))
+            out.append(text_token("; "))
+        out.append(text_token(item["prefix"]))
         if target is not None:
             label = KINDS[target.kind][0]
             text = str(target.number) if item["suppress"] else f"{label} {target.number}"
             out.extend(_link(item["key"], target, text))
-        out.append(_text(item["suffix"]))
+        out.append(text_token(item["suffix"]))
     return out
 
 
@@ -155,10 +154,10 @@ def _latex_refs_in_text(env: dict[str, Any], text: str, line: int | None) -> lis
     out: list[Token] = []
     pos = 0
     for match in _LATEX_REF.finditer(text):
-        out.append(_text(text[pos : match.start()]))
+        out.append(text_token(text[pos : match.start()]))
         out.extend(_latex_ref(env, match.group(1), match.group(2), line))
         pos = match.end()
-    out.append(_text(text[pos:]))
+    out.append(text_token(text[pos:]))
     return out
 
 
@@ -185,10 +184,10 @@ def _link(ident: str, target: Target, text: str) -> list[Token]:
     """Ordinary link tokens, so the link checker sees ``#eq-...`` like any other anchor."""
     css = f"{KINDS[target.kind][1]}-ref"
     link = Token("link_open", "a", 1, attrs={"class": css, "href": f"#{ident}"})
-    return [link, _text(text), Token("link_close", "a", -1)]
+    return [link, text_token(text), Token("link_close", "a", -1)]
 
 
-def _text(content: str) -> Token:
+def text_token(content: str) -> Token:
     token = Token("text", "", 0)
     token.content = content
     return token

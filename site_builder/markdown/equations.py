@@ -17,7 +17,7 @@ from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 
 from site_builder.markdown.crossrefs import equation_id, register
-from site_builder.markdown.state import report, source_line
+from site_builder.markdown.state import report
 
 _CLOSE = re.compile(r"\$\$\s*\{#(eq-[\w:-]+)\}\s*$")
 _LABEL = re.compile(r"\\label\s*\{([^{}]*)\}")
@@ -54,7 +54,7 @@ def _parse_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         return True
     first = state.src[begin + 2 : state.eMarks[start]]
     if line == start:
-        content = first[: _CLOSE.search(first).start()]  # type: ignore[union-attr]
+        content = first[: match.start()]
     else:
         inner = [
             state.src[state.bMarks[n] + state.tShift[n] : state.eMarks[n]]
@@ -87,7 +87,7 @@ def _number(state: StateCore) -> None:
             ident = equation_id(labels[0])
         if ident is None:
             continue
-        number = register(env, ident, token, source_line(env, token))
+        number = register(env, ident, token)
         if number is not None:
             token.meta["id"] = ident
             token.meta["number"] = number

@@ -16,6 +16,7 @@ page's script enhances the fallback.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from markdown_it.utils import OptionsDict
 from mdit_py_plugins.container import container_plugin
 
 from site_builder.markdown.crossrefs import register
-from site_builder.markdown.state import report, source_line
+from site_builder.markdown.state import report
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,7 @@ class Widget:
     data_src: str | None = None
 
 
+@functools.cache
 def _temperature_widget() -> Widget:
     # Imported here: NumPy costs ~0.1 s at start-up, and most pages have no widget.
     from site_builder import temperature
@@ -125,7 +127,7 @@ def _prepare_figure(env: dict[str, Any], tokens: list[Token], idx: int) -> None:
     if name not in WIDGETS:
         report(env, token, f'unknown widget "{name}" in figure #{ident} (known: {known})')
         return
-    number = register(env, ident, token, source_line(env, token))
+    number = register(env, ident, token)
     if number is None:
         return
     widget = WIDGETS[name]()

@@ -36,6 +36,8 @@ def _check(state: StateCore) -> None:
     for token in state.tokens:
         if not token.children:
             continue
+        if not any(c.type == "image" for c in token.children):
+            continue
         for child, line in inline_lines(state.env, token):
             if child.type != "image":
                 continue

@@ -222,8 +222,6 @@ def fix_unary_signs(root: ET.Element) -> None:
                 child.set("form", "prefix")
             if child.tag != "mspace":
                 previous = child
-            if child.tag == "mo" and child.text == "\u2061":
-                previous = child
 
 
 def _is_operator_slot(previous: ET.Element | None) -> bool:

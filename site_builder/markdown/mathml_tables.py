@@ -18,7 +18,7 @@ ALIGN_ROW_PADDING = "0.25em"
 def fix_tables(root: ET.Element) -> None:
     _group_fenced_tables(root)
     for table in root.iter("mtable"):
-        spacing = _split(table.attrib.pop("columnspacing", ""))
+        spacing = table.attrib.pop("columnspacing", "").split()
         aligned = bool(spacing) or "rowspacing" in table.attrib
         table.attrib.pop("rowspacing", None)
         for row in table.iter("mtr"):
@@ -37,10 +37,6 @@ def _fix_cell(cell: ET.Element, column: int, spacing: list[str] | None) -> None:
         styles.append(f"padding: {ALIGN_ROW_PADDING} 0 {ALIGN_ROW_PADDING} {left}")
     if styles:
         cell.set("style", "; ".join(styles))
-
-
-def _split(value: str) -> list[str]:
-    return value.split()
 
 
 def _group_fenced_tables(root: ET.Element) -> None:

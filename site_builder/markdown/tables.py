@@ -21,7 +21,6 @@ from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
 from site_builder.markdown.crossrefs import register
-from site_builder.markdown.state import source_line
 
 _ID = re.compile(r"\s*\{#(tbl-[\w-]+)\}\s*$")
 
@@ -52,11 +51,11 @@ def _captions(state: StateCore) -> None:
             match = _ID.search(last.content) if last.type == "text" else None
             if match:
                 last.content = last.content[: match.start()]
-                number = register(env, match.group(1), paragraph, source_line(env, paragraph))
+                number = register(env, match.group(1), paragraph)
                 if number is not None:
                     meta = {"id": match.group(1), "number": number}
             inline.children = [c for c in children if c.type != "text" or c.content]
-            tokens[opening].meta.update(meta, caption=True)
+            tokens[opening].meta.update(meta)
             caption_open = Token("table_caption_open", "caption", 1, meta=meta)
             caption_close = Token("table_caption_close", "caption", -1)
             del tokens[close + 1 : close + 4]
