@@ -222,3 +222,18 @@ def test_citation_shows_reference_on_keyboard_focus(scholar: Path, width: int) -
         assert not tip.is_visible()
         tab.locator('a[aria-describedby="cite-2"]').hover()
         assert tab.locator("#cite-2").is_visible()
+
+
+@pytest.mark.browser
+def test_inline_citations_do_not_take_the_cite_box_rule(scholar: Path) -> None:
+    """``class="cite"`` names both an inline citation and the "Cite this post" section;
+    only the section has the rule and spacing above it."""
+    with (
+        serve_directory(scholar.parent / "public", prefix="/scholar/") as base,
+        chromium(viewport={"width": 1280, "height": 800}) as context,
+    ):
+        tab = context.new_page()
+        tab.goto(base + POST.removesuffix("index.html"))
+        style = "(e) => getComputedStyle(e).borderTopStyle"
+        assert tab.locator("span.cite").first.evaluate(style) == "none"
+        assert tab.locator("section.cite").evaluate(style) == "solid"
