@@ -1,6 +1,6 @@
 """The floor: the same Markdown through the bare libraries, no templates, no writes.
 
-markdown-it-py (+ dollarmath, footnotes, tables) with latex2mathml for math,
+markdown-it-py (+ dollarmath, footnotes, tables) with math-core for math,
 Pygments for code and PyYAML's default loader for front matter, as in the
 issue's reference measurement. A site generator cannot be much faster than
 this, so the benchmark reports the build as a ratio to it.
@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from latex2mathml.converter import convert
 from markdown_it import MarkdownIt
+from math_core import LatexToMathML
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from pygments import highlight
@@ -34,7 +34,13 @@ def _parser() -> MarkdownIt:
     global _MD
     if _MD is None:
         md = MarkdownIt("commonmark", {"highlight": _highlight}).enable("table")
-        md.use(dollarmath_plugin, renderer=lambda latex, opts: convert(latex))
+        math = LatexToMathML()
+        md.use(
+            dollarmath_plugin,
+            renderer=lambda latex, opts: math.convert_with_local_state(
+                latex, displaystyle=opts["display_mode"]
+            ),
+        )
         md.use(footnote_plugin)
         _MD = md
     return _MD

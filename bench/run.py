@@ -205,7 +205,7 @@ def main() -> None:
         print(
             f"floor: 1 process {floor_1:.2f} s, 2 processes {floor_2:.2f} s "
             f"(median of {len(floor_samples)}, interleaved with the cold builds; "
-            "markdown-it + latex2mathml + Pygments + PyYAML, no templates, no writes)\n"
+            "markdown-it + math-core + Pygments + PyYAML, no templates, no writes)\n"
         )
         print(table(args.posts, results, floor_2))
         cold = results["cold build"]

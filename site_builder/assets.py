@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from site_builder import fonts
 from site_builder.cache import Cache, code_version, hash_parts
+from site_builder.sitefiles import files_under
 from site_builder.writer import Output
 
 if TYPE_CHECKING:
@@ -44,8 +45,7 @@ def static_files(root: Path) -> list[tuple[str, Path]]:
         return []
     return [
         ("static/" + path.relative_to(static).as_posix(), path)
-        for path in sorted(static.rglob("*"))
-        if path.is_file()
+        for path in files_under(static, root)
     ]
 
 

@@ -190,7 +190,8 @@ def _format(key: str, entry: Any) -> Entry:
         html_parts.append(f"{escape(publisher)}.")
     if url:
         text_parts.append(url)
-        html_parts.append(f'<a href="{escape(url)}">{escape(url)}</a>')
+        live = _live_url(url)
+        html_parts.append(f'<a href="{escape(url)}">{escape(url)}</a>' if live else escape(url))
     return Entry(
         key=key,
         authors=short or title,
@@ -198,6 +199,18 @@ def _format(key: str, entry: Any) -> Entry:
         text=" ".join(p for p in text_parts if p),
         html=" ".join(p for p in html_parts if p),
     )
+
+
+def _live_url(url: str) -> bool:
+    """Markdown's link policy for a ``url``/``doi`` field: ``javascript:``, ``vbscript:``,
+    ``file:`` and ``data:`` (but images) stay text. Browsers drop tabs and line breaks
+    inside a URL and control characters around it, so the check reads it as they do."""
+    from markdown_it.common.normalize_url import validateLink
+
+    return validateLink(re.sub(r"[\t\n\r]", "", url).strip(_C0_AND_SPACE))
+
+
+_C0_AND_SPACE = "".join(chr(code) for code in range(0x21))
 
 
 def file_for(named: Path | None, root: Path) -> Path | None:

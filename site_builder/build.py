@@ -26,6 +26,7 @@ from site_builder.errors import BuildError, BuildErrors, BuildWarning
 from site_builder.markdown import Rendered
 from site_builder.model import Post, Site, build_site, make_post, sort_posts
 from site_builder.postwork import Neighbour, PostJob, PostSummary
+from site_builder.sitefiles import files_under
 from site_builder.workers import PARALLEL_THRESHOLD, Workers
 from site_builder.writer import Output, staged_output
 
@@ -90,7 +91,7 @@ def plan_jobs(
         older = _neighbour(ordered, index + 1)
         newer = _neighbour(ordered, index - 1)
         record = previous.records.get(path)
-        bundle = tuple(_bundle_files(source))
+        bundle = tuple(_bundle_files(source, config.root))
         if (
             same_context
             and source.bundle_dir is None  # a folder post also depends on its other files
@@ -110,6 +111,8 @@ def plan_jobs(
                 source.body_hash,
                 config.citation_style,
                 bib_keys[source.bibliography],
+                repr(config.math_macros),
+                repr(source.math_macros),
             )
             page_key = hash_parts(
                 version,
@@ -162,14 +165,14 @@ def _neighbour(ordered: list[content.SourcePost], index: int) -> Neighbour | Non
     return None
 
 
-def _bundle_files(source: content.SourcePost) -> list[tuple[str, Path]]:
+def _bundle_files(source: content.SourcePost, root: Path) -> list[tuple[str, Path]]:
     """A folder post's own files (images, data), copied beside its page."""
     if source.bundle_dir is None:
         return []
     return [
         (file.relative_to(source.bundle_dir).as_posix(), file)
-        for file in sorted(source.bundle_dir.rglob("*"))
-        if file.is_file() and file.name != "index.md"
+        for file in files_under(source.bundle_dir, root)
+        if file.name != "index.md"
     ]
 
 
@@ -254,6 +257,9 @@ def _build(
                 unique = {str(e): e for e in errors}
                 raise BuildErrors(list(unique.values()), tuple(warnings))
 
+            errors.extend(_bundle_collisions(planned, summaries))
+            if errors:
+                raise BuildErrors(errors, tuple(warnings))
             for job in planned:
                 for rel, source in job.bundle:
                     output.copy(f"posts/{job.source.slug}/{rel}", source)
@@ -337,6 +343,29 @@ class _EarlyFontStarter:
         future = self.workers.submit(fonts.subset_woff2, source, chars)
         if future is not None:
             self.early = assets.EarlyFont(source, chars, future)
+
+
+def _bundle_collisions(
+    planned: list[PostJob], summaries: dict[str, PostSummary]
+) -> list[BuildError]:
+    """A file in a post's folder with the name of something the build writes there (its own
+    ``index.html``, a figure's data) silently replaced it: two sources, one output."""
+    errors = []
+    for job in planned:
+        made = {"index.html": "the page rendered from it"}
+        made.update(
+            (name, "a file its Markdown generates")
+            for name in summaries[job.source.slug].file_names
+        )
+        for rel, source in job.bundle:
+            if rel in made:
+                where = source.relative_to(job.source.bundle_dir or source.parent)
+                message = (
+                    f"posts/{job.source.slug}/{rel} would be written twice: from "
+                    f"{job.source.path.parent / where} and {made[rel]}; rename or remove the file"
+                )
+                errors.append(BuildError(job.source.path, None, message))
+    return errors
 
 
 def _parse_bibliographies(

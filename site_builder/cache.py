@@ -145,10 +145,12 @@ class Cache:
         return value if isinstance(value, bytes) else None
 
     def drop_legacy(self) -> None:
-        """Delete ``render/``, the file-per-entry layout of earlier versions (now ``render.db``)."""
-        legacy = self.directory / "render"
-        if self.enabled and legacy.is_dir():
-            shutil.rmtree(legacy, ignore_errors=True)
+        """Delete what earlier versions kept: ``render/``, a file per entry (now ``render.db``),
+        and ``jinja/``, unverified compiled templates (now checksummed, ``jinja-code/``)."""
+        for name in ("render", "jinja"):
+            legacy = self.directory / name
+            if self.enabled and legacy.is_dir():
+                shutil.rmtree(legacy, ignore_errors=True)
 
     def _manifest_path(self, out: Path) -> Path:
         """One manifest per output directory, so ``serve`` and ``build`` don't evict each other."""

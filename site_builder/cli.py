@@ -49,9 +49,17 @@ def _parser() -> argparse.ArgumentParser:
         "--out", type=Path, default=None, help="output directory (default: public)"
     )
     serve_cmd.add_argument("--drafts", action="store_true", help="include drafts and future posts")
+    serve_cmd.add_argument(
+        "--open", action="store_true", help="open the site in the desktop's browser once built"
+    )
 
-    new_cmd = commands.add_parser("new", help="start a post: content/posts/<slug>.md")
+    new_cmd = commands.add_parser("new", help="start a draft post: content/posts/<slug>.md")
     new_cmd.add_argument("title", help='the post\'s title, e.g. "My title"')
+    new_cmd.add_argument(
+        "--bundle",
+        action="store_true",
+        help="make content/posts/<slug>/index.md, a folder for the post's images and .bib",
+    )
     return parser
 
 
@@ -192,7 +200,7 @@ def run_serve(args: argparse.Namespace) -> int:
     out = args.out if args.out is not None else config.root / ".cache" / "serve"
     from site_builder.serve import serve
 
-    return serve(config, out, args.host, args.port, args.drafts)
+    return serve(config, out, args.host, args.port, args.drafts, open_browser=args.open)
 
 
 def run_new(args: argparse.Namespace) -> int:
@@ -201,8 +209,9 @@ def run_new(args: argparse.Namespace) -> int:
     config = load_config(args.root.resolve())
     from site_builder.new import new_post
 
-    path = new_post(config, args.title)
-    print(f"Created {path.relative_to(config.root)}")
+    path = new_post(config, args.title, bundle=args.bundle)
+    print(f"Created {path.relative_to(config.root)} (a draft)")
+    print("Preview it with `site-builder serve --drafts`; delete `draft: true` to publish it.")
     return 0
 
 

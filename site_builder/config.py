@@ -7,6 +7,7 @@ overrides are applied by :func:`with_overrides`, so no stage reads flags itself.
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ KNOWN_KEYS = {
     "timezone",
     "raw_html",
     "citation_style",
+    "math",
 }
 CITATION_STYLES = ("numeric", "author-year")
 
@@ -42,6 +44,8 @@ class SiteConfig:
     raw_html: bool = True
     drafts: bool = False
     citation_style: str = "numeric"  # how [@key] reads: "[1]" or "(Vaswani et al., 2017)"
+    # ``math: {macros: {R: '\\mathbb{R}'}}``: (name, LaTeX) pairs every formula can use.
+    math_macros: tuple[tuple[str, str], ...] = ()
 
     @property
     def base_path(self) -> str:
@@ -109,8 +113,12 @@ def load_config(root: Path, cache_dir: Path | None = None) -> SiteConfig:
             _line_of(text, "citation_style"),
             f"citation_style must be 'numeric' or 'author-year', got {style!r}",
         )
+    macros = math_macros(data.get("math"))
+    if isinstance(macros, str):
+        raise BuildError(path, _line_of(text, "math"), macros)
     return SiteConfig(
         root=root,
+        math_macros=macros,
         citation_style=style,
         title=data["title"],
         author=data["author"],
@@ -154,3 +162,30 @@ def _line_of(text: str, key: str) -> int | None:
 
 
 __all__ = ["SiteConfig", "load_config", "with_overrides"]
+
+
+_MACRO_NAME = re.compile(r"[A-Za-z]+")
+
+
+def math_macros(data: object) -> tuple[tuple[str, str], ...] | str:
+    """``math: {macros: {...}}`` (site.yaml or front matter), or what is wrong with it.
+
+    Names are letters only, with or without the backslash (``R`` or ``\\R``); a body
+    uses ``#1``, ``#2`` for arguments, as ``\\newcommand`` does.
+    """
+    if data is None:
+        return ()
+    if not isinstance(data, dict) or set(data) - {"macros"}:
+        return "'math' takes one key, macros: a mapping such as {R: '\\mathbb{R}'}"
+    table = data.get("macros") or {}
+    if not isinstance(table, dict):
+        return "math macros must be a mapping such as {R: '\\mathbb{R}'}"
+    out = []
+    for key, value in table.items():
+        name = str(key).removeprefix("\\")
+        if not _MACRO_NAME.fullmatch(name):
+            return f"math macro name {key!r} must be letters only, as in R or norm"
+        if not isinstance(value, str | int | float) or isinstance(value, bool):
+            return f"math macro {name} must be LaTeX text"
+        out.append((name, str(value)))
+    return tuple(out)

@@ -16,8 +16,9 @@ from pathlib import Path
 from stat import S_ISREG
 from typing import Any
 
-from site_builder.config import SiteConfig
+from site_builder.config import SiteConfig, math_macros
 from site_builder.errors import BuildError, BuildWarning, Location
+from site_builder.slug import slugify
 
 KNOWN_KEYS = {
     "title",
@@ -30,6 +31,7 @@ KNOWN_KEYS = {
     "updated",
     "bibliography",
     "pdf",
+    "math",
 }
 BODY_BUDGET = 16 * 1024 * 1024  # characters of Markdown held in memory while loading
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -58,6 +60,9 @@ class SourcePost:
     bibliography_line: int = 1
     pdf: str = ""  # ``pdf:`` a URL (or a path relative to the page) for citation_pdf_url
     front_hash: str = ""  # of the front matter text: an edit to the body alone skips YAML
+    math_macros: tuple[tuple[str, str], ...] = ()  # ``math: {macros: ...}``, over the site's
+    slug_line: int | None = None  # the ``slug:`` line; None when the slug is the file name's
+    tags_line: int = 1
 
 
 @dataclass(frozen=True)
@@ -155,6 +160,7 @@ def load_posts(config: SiteConfig, previous: dict[str, FileRecord] | None = None
             continue
         posts.append(post)
     errors.extend(_duplicate_slugs(posts))
+    errors.extend(_tag_collisions(posts))
     return LoadedContent(tuple(posts), tuple(warnings), tuple(errors), records, reparsed)
 
 
@@ -169,7 +175,16 @@ def read_post(
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise BuildError(rel, line, "file is not valid UTF-8") from None
-    return parse_post(text, rel, config, known)
+    return parse_post(normalise_newlines(text), rel, config, known)
+
+
+def normalise_newlines(text: str) -> str:
+    r"""``\r\n`` (Windows) and a lone ``\r`` (classic Mac OS) as ``\n``, as CommonMark reads them.
+
+    Front matter is found by lines: a file with only ``\r`` was one long line, reported
+    as "missing front matter" although it had some.
+    """
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def reload(post: SourcePost, config: SiteConfig) -> SourcePost:
@@ -179,7 +194,8 @@ def reload(post: SourcePost, config: SiteConfig) -> SourcePost:
     if post.body or not post.body_hash or post.body_hash == _EMPTY_HASH:
         return post
     try:
-        text = (config.root / post.path).read_bytes().decode("utf-8").removeprefix("\ufeff")
+        raw = (config.root / post.path).read_bytes().decode("utf-8")
+        text = normalise_newlines(raw).removeprefix("\ufeff")
     except (OSError, UnicodeDecodeError):
         text = None
     if text is not None:
@@ -261,24 +277,35 @@ def parse_post(
         else None
     )
     tags = data.get("tags") or []
-    if isinstance(tags, str):
-        tags = [tags]
+    if isinstance(tags, str):  # ``tags: a, b`` is YAML for one string, but means two tags
+        tags = [part for part in tags.split(",") if part.strip()]
     if not isinstance(tags, list) or not all(isinstance(t, str | int) for t in tags):
         raise BuildError(path, line_of("tags"), "'tags' must be a list of words")
     draft = data.get("draft", False)
     if not isinstance(draft, bool):
         raise BuildError(path, line_of("draft"), "'draft' must be true or false")
-    default_slug = path.parent.name if path.name == "index.md" else path.stem
-    slug = str(data.get("slug") or default_slug)
-    if not SLUG_RE.match(slug):
-        where = line_of("slug") if "slug" in data else 1
-        raise BuildError(path, where, f"slug {slug!r} must be lowercase letters, digits and '-'")
+    # The file name is slugified as a title is (``My_Post 2.md`` gives ``my-post-2``);
+    # ``slug:`` is an explicit choice, so it must already be one.
+    if data.get("slug"):
+        slug = str(data["slug"])
+        if not SLUG_RE.match(slug):
+            raise BuildError(
+                path, line_of("slug"), f"slug {slug!r} must be lowercase letters, digits and '-'"
+            )
+    else:
+        slug = slugify(path.parent.name if path.name == "index.md" else path.stem)
     for key in ("author", "description", "bibliography", "pdf"):
         if key in data and not isinstance(data[key], str):
             raise BuildError(path, line_of(key), f"'{key}' must be text")
+    macros = math_macros(data.get("math"))
+    if isinstance(macros, str):
+        raise BuildError(path, line_of("math"), macros)
     post = SourcePost(
         path=path,
+        math_macros=macros,
         slug=slug,
+        slug_line=line_of("slug") if data.get("slug") else None,
+        tags_line=line_of("tags"),
         title=str(title).strip(),
         date=date,
         updated=updated,
@@ -320,20 +347,48 @@ def parse_date(value: Any, config: SiteConfig, path: Path, line: int) -> datetim
 
 
 def _duplicate_slugs(posts: list[SourcePost]) -> list[BuildError]:
+    """Two posts at one URL: reported at the post whose ``slug:`` line chose it (when one
+    did), naming the other file and its ``slug:`` line too."""
     first: dict[str, SourcePost] = {}
     errors = []
     for post in posts:
-        if post.slug in first:
-            errors.append(
-                BuildError(
-                    post.path,
-                    1,
-                    f"duplicate slug '{post.slug}': also used by {first[post.slug].path}",
-                )
+        other = first.setdefault(post.slug, post)
+        if other is post:
+            continue
+        here, there = (other, post) if other.slug_line and not post.slug_line else (post, other)
+        also = f"{there.path}:{there.slug_line}" if there.slug_line else f"{there.path}"
+        errors.append(
+            BuildError(
+                here.path, here.slug_line or 1, f"duplicate slug '{post.slug}': also used by {also}"
             )
-        else:
-            first[post.slug] = post
+        )
     return errors
+
+
+def _tag_collisions(posts: list[SourcePost]) -> list[BuildError]:
+    """Two different tags that would share one page (``a/b`` and ``a-b``). Tags that differ
+    only in case (``ML``, ``ml``) are one tag, not a collision."""
+    from site_builder.slug import tag_slug
+
+    first: dict[str, tuple[str, SourcePost]] = {}
+    errors = []
+    for post in posts:
+        for name in post.tags:
+            slug = tag_slug(name)
+            other, where = first.setdefault(slug, (name, post))
+            if _fold(other) != _fold(name):
+                message = (
+                    f"tag '{name}' would share the page tags/{slug}/ with tag '{other}' "
+                    f"({where.path}): rename one of them"
+                )
+                errors.append(BuildError(post.path, post.tags_line, message))
+    return errors
+
+
+def _fold(name: str) -> str:
+    import unicodedata
+
+    return unicodedata.normalize("NFC", name).casefold()
 
 
 def _hint(key: str) -> str:

@@ -13,31 +13,40 @@ from pathlib import Path
 
 @dataclass(frozen=True)
 class Location:
-    """Where a problem is: a file and, when the input has one, a 1-based line."""
+    """Where a problem is: a file and, when the input has one, a 1-based line (and column)."""
 
     path: Path | str
     line: int | None = None
+    column: int | None = None
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}" if self.line else f"{self.path}"
+        if not self.line:
+            return f"{self.path}"
+        column = f":{self.column}" if self.column else ""
+        return f"{self.path}:{self.line}{column}"
 
 
 class BuildError(Exception):
     """A mistake in the site's input. Carries its location for the message."""
 
-    def __init__(self, path: Path | str, line: int | None, message: str) -> None:
-        super().__init__(f"{Location(path, line)}: {message}")
-        self.location = Location(path, line)
+    def __init__(
+        self, path: Path | str, line: int | None, message: str, column: int | None = None
+    ) -> None:
+        super().__init__(f"{Location(path, line, column)}: {message}")
+        self.location = Location(path, line, column)
         self.message = message
 
-    def __reduce__(self) -> tuple[type[BuildError], tuple[Path | str, int | None, str]]:
+    def __reduce__(
+        self,
+    ) -> tuple[type[BuildError], tuple[Path | str, int | None, str, int | None]]:
         """Picklable with its own arguments: errors come back from worker processes."""
-        return (type(self), (self.location.path, self.location.line, self.message))
+        loc = self.location
+        return (type(self), (loc.path, loc.line, self.message, loc.column))
 
     def at(self, path: Path | str, line_offset: int = 0) -> BuildError:
         """The same error re-anchored in a file, e.g. a post body shifted by its front matter."""
         line = None if self.location.line is None else self.location.line + line_offset
-        return BuildError(path, line, self.message)
+        return BuildError(path, line, self.message, self.location.column)
 
 
 class BuildErrors(Exception):
@@ -54,9 +63,10 @@ class BuildErrors(Exception):
         return (type(self), (self.errors, self.warnings))
 
 
-def _sort_key(error: BuildError) -> tuple[str, int]:
+def _sort_key(error: BuildError) -> tuple[str, int, int]:
     """Report in file order, then line order, so output is stable and easy to follow."""
-    return (str(error.location.path), error.location.line or 0)
+    loc = error.location
+    return (str(loc.path), loc.line or 0, loc.column or 0)
 
 
 @dataclass(frozen=True)

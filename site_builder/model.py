@@ -9,12 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
+from urllib.parse import quote
 
 from site_builder.citation import Citation, make_citation
 from site_builder.config import SiteConfig
 from site_builder.content import SourcePost
 from site_builder.markdown import Rendered
-from site_builder.slug import slugify as tag_slug
+from site_builder.slug import tag_slug
 
 # English month names, not the locale's: output never depends on the machine.
 MONTHS = (
@@ -65,6 +66,12 @@ class Tag:
 
     @property
     def path(self) -> str:
+        """The page's site-relative URL path, percent-encoded (the folder is ``slug``)."""
+        return f"tags/{quote(self.slug, safe='+-.')}/"
+
+    @property
+    def folder(self) -> str:
+        """Where the page is written: the folder name as it is on disk."""
         return f"tags/{self.slug}/"
 
 
@@ -103,7 +110,9 @@ def build_site(config: SiteConfig, posts: list[Post]) -> Site:
     for post in ordered:
         for name in post.source.tags:
             slug = tag_slug(name)
-            by_tag.setdefault(slug, []).append(post)
+            tagged = by_tag.setdefault(slug, [])
+            if not tagged or tagged[-1] is not post:  # ``ML`` and ``ml`` on one post: once
+                tagged.append(post)
             names.setdefault(slug, name)
     tags = tuple(
         Tag(name=names[slug], slug=slug, posts=tuple(by_tag[slug]))

@@ -1,5 +1,13 @@
 """``site-builder new "Title"``: start a post with valid front matter and today's date.
 
+The post starts as a draft (``draft: true``), as ``hugo new`` makes them: the
+deploy workflow builds every push to ``main``, so a post that was published from
+the moment it existed would go live with "Write here." as its text. ``serve
+--drafts`` previews it; deleting the line publishes it.
+
+``--bundle`` makes the folder form, ``content/posts/<slug>/index.md``, which a
+post needs for images or a ``bibliography:`` file beside it.
+
 The date is "today" in the site's time zone (``site.yaml``), not the
 machine's, so a post started late in the evening is not dated tomorrow; the
 same clock as the build's (``SOURCE_DATE_EPOCH`` pins it), so it is due at once.
@@ -25,20 +33,25 @@ def post_text(title: str, today: str) -> str:
         f"date: {today}\n"
         'description: ""\n'
         "tags: []\n"
+        "draft: true  # left out of the build until this line is removed; serve --drafts shows it\n"
         "---\n\n"
         "Write here.\n"
     )
 
 
-def new_post(config: SiteConfig, title: str, now: datetime | None = None) -> Path:
-    """Create ``content/posts/<slug>.md``; refuse to overwrite a post with the same slug."""
+def new_post(
+    config: SiteConfig, title: str, now: datetime | None = None, *, bundle: bool = False
+) -> Path:
+    """Create ``content/posts/<slug>.md`` (``<slug>/index.md`` with ``bundle``); refuse to
+    overwrite a post with the same slug in either form."""
     title = title.strip()
     if not title:
         raise BuildError("new", None, "the title must not be empty")
     slug = slugify(title)
     posts = config.root / "content" / "posts"
-    path = posts / f"{slug}.md"
-    for existing in (path, posts / slug / "index.md"):
+    single, folder = posts / f"{slug}.md", posts / slug / "index.md"
+    path = folder if bundle else single
+    for existing in (single, folder):
         if existing.exists():
             raise BuildError(
                 existing.relative_to(config.root),
@@ -46,7 +59,7 @@ def new_post(config: SiteConfig, title: str, now: datetime | None = None) -> Pat
                 "already exists; choose another title or edit that file",
             )
     today = (now or reference_time()).astimezone(config.tz).date().isoformat()
-    posts.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("x", encoding="utf-8") as file:  # "x": never clobber, even in a race
         file.write(post_text(title, today))
     return path

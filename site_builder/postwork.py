@@ -93,7 +93,7 @@ def start_worker(config: SiteConfig, cache: Cache, warm: str) -> None:
         state.env = pages.make_environment(state.config, cache=state.cache)
         state.env.get_template("post.html")
         if warm == "all":
-            import latex2mathml.converter  # noqa: F401
+            import math_core  # noqa: F401
             import pygments.formatters.html
             import pygments.lexers  # noqa: F401
     except Exception:  # only a head start: the job itself reports any real problem
@@ -137,6 +137,7 @@ def render_markdown(
         memo=memo,
         bibliography=load_bibliography(source, config, cache),
         citation_style=config.citation_style,
+        macros=tuple({**dict(config.math_macros), **dict(source.math_macros)}.items()),
     )
     return render(source.body, ctx)
 

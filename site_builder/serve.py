@@ -127,11 +127,16 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             return
         self._wait_for_output()
         target = Path(self.translate_path(self.path))
-        if target.is_dir() and self.path.split("?", 1)[0].endswith("/"):
-            target = target / "index.html"
-        if target.suffix == ".html" and target.is_file():
-            self._send_html(200, target.read_bytes())
-        elif target.exists():
+        try:
+            if target.is_dir() and self.path.split("?", 1)[0].endswith("/"):
+                target = target / "index.html"
+            page = target.read_bytes() if target.suffix == ".html" and target.is_file() else None
+            found = page is not None or target.exists()
+        except OSError:  # a 6,000-character path (ENAMETOOLONG), a file that went: not found
+            page, found = None, False
+        if page is not None:
+            self._send_html(200, page)
+        elif found:
             super().do_GET()
         elif (self.out / "404.html").is_file():
             self._send_html(404, (self.out / "404.html").read_bytes())
@@ -176,6 +181,71 @@ class Handler(http.server.SimpleHTTPRequestHandler):
                 self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
             pass
+
+
+class DevServer(http.server.ThreadingHTTPServer):
+    """A thread per request, a listen backlog that holds a page's burst of requests
+    (``socketserver``'s default of 5 made the 200th of 200 simultaneous requests
+    wait for retransmits, up to 30 s), and one line per failed request instead of
+    a traceback."""
+
+    daemon_threads = True
+    request_queue_size = 1024
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        exc = sys.exc_info()[1]
+        if isinstance(exc, ConnectionError | TimeoutError):
+            return  # the browser went away mid-response (a reload, a closed tab): not news
+        print(f"{client_address[0]}: request failed: {exc!r}", file=sys.stderr, flush=True)
+
+
+def make_server(host: str, port: int, handler: type[Handler]) -> DevServer:
+    """Bind ``host:port``, IPv4 or IPv6; any problem is one line (a BuildError) naming it."""
+    import errno
+    import socket
+
+    where = f"{host}:{port}"
+    if not 0 <= port <= 65535:
+        raise BuildError(where, None, "--port must be between 1 and 65535 (e.g. --port 8000)")
+    try:
+        family = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM)[0][0]
+    except (socket.gaierror, UnicodeError) as exc:
+        raise BuildError(where, None, f"cannot use --host {host!r}: {exc}") from None
+
+    class Server(DevServer):
+        address_family = family
+
+    try:
+        return Server((host, port), handler)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            hint = f"port {port} is in use; choose another with --port {port + 1}"
+            raise BuildError(where, None, f"{hint} (make serve PORT={port + 1})") from None
+        raise BuildError(where, None, f"cannot listen here: {exc.strerror or exc}") from None
+
+
+def shown_url(host: str, port: int) -> tuple[str, str | None]:
+    """(the URL to build for and print, a URL other machines can use when listening on all)."""
+    if host in ("", "0.0.0.0", "::"):
+        local = f"http://127.0.0.1:{port}/"
+        return local, _network_url(port)
+    return (f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"), None
+
+
+def _network_url(port: int) -> str | None:
+    """This machine's address on its network (the interface a packet out would use; a UDP
+    ``connect`` sends nothing), for ``--host 0.0.0.0``: 127.0.0.1 only works here."""
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed anywhere real
+            address = str(probe.getsockname()[0])
+    except OSError:
+        return None
+    return (
+        None if address.startswith("127.") or address == "0.0.0.0" else f"http://{address}:{port}/"
+    )
 
 
 def build_once(root: Path, out: Path, base_url: str, drafts: bool) -> str | None:
@@ -236,15 +306,31 @@ def watch(
     return threads
 
 
-def serve(config: SiteConfig, out: Path, host: str, port: int, drafts: bool) -> int:
+def open_in_browser(url: str) -> None:
+    """Open ``url`` in the desktop's browser, once the first build is there to show.
+
+    Only where there is a desktop: without one, ``webbrowser`` falls back to a text
+    browser that would take over this terminal and its Ctrl-C. The URL is printed anyway.
+    """
+    import os
+    import webbrowser
+
+    desktop = sys.platform in ("darwin", "win32") or any(
+        os.environ.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY")
+    )
+    if not desktop or not webbrowser.open(url):
+        print(f"Open {url} in a browser.", flush=True)
+
+
+def serve(
+    config: SiteConfig, out: Path, host: str, port: int, drafts: bool, open_browser: bool = False
+) -> int:
     """Run until Ctrl-C. ``config`` is only the starting point: site.yaml is re-read per build."""
     root = config.root
     state = LiveState()
     handler = type("BoundHandler", (Handler,), {"state": state, "out": out.resolve()})
-    server = http.server.ThreadingHTTPServer((host, port), handler)
-    server.daemon_threads = True
-    shown_host = "127.0.0.1" if host in ("", "0.0.0.0", "::") else host
-    base_url = f"http://{shown_host}:{server.server_address[1]}/"
+    server = make_server(host, port, handler)
+    base_url, network_url = shown_url(host, server.server_address[1])
     stop = threading.Event()
     wanted = threading.Event()
 
@@ -288,6 +374,10 @@ def serve(config: SiteConfig, out: Path, host: str, port: int, drafts: bool) -> 
     threads = [threading.Thread(target=builder, daemon=True), *watch(root, changed, stop)]
     threads[0].start()
     print(f"Serving {base_url} (Ctrl-C to stop)", flush=True)
+    if network_url is not None:
+        print(f"On your network: {network_url}", flush=True)
+    if open_browser:
+        open_in_browser(base_url)
     try:
         server.serve_forever(poll_interval=0.2)
     except KeyboardInterrupt:

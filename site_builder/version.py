@@ -20,7 +20,7 @@ PACKAGE = Path(__file__).resolve().parent
 LIBRARIES = (
     "markdown-it-py",
     "mdit-py-plugins",
-    "latex2mathml",
+    "math-core",
     "pygments",
     "jinja2",
     "fonttools",

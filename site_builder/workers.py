@@ -1,7 +1,7 @@
 """Worker processes for post jobs, started early so that their imports overlap planning.
 
 A worker spends its first ~0.1 s (an edit) to ~0.3 s (a cold build) importing
-markdown-it, Jinja, Pygments and latex2mathml. Started only once the jobs were
+markdown-it, Jinja, Pygments and math-core. Started only once the jobs were
 known, that time was added to every build; started as soon as the build knows
 it will render something (right after loading the manifest for a cold build,
 after listing the posts for an incremental one), it runs while the main process
@@ -15,10 +15,14 @@ always renders inline: it is the reference the parallel output must equal.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future
+from concurrent.futures.process import BrokenProcessPool
 from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -26,6 +30,7 @@ from typing import TYPE_CHECKING, TypeVar
 from site_builder import postwork
 from site_builder.cache import Cache
 from site_builder.config import SiteConfig
+from site_builder.errors import BuildError
 from site_builder.postwork import PostJob, PostResult
 
 if TYPE_CHECKING:
@@ -44,6 +49,37 @@ def start_method() -> str:
 
     method = "fork" if threading.active_count() == 1 else "spawn"
     return method if method in multiprocessing.get_all_start_methods() else "spawn"
+
+
+def _start_worker(parent: int, config: SiteConfig, cache: Cache, warm: str) -> None:
+    """Tie the worker's life to the build's, then warm it up (``postwork.start_worker``).
+
+    A pool shuts its workers down when the build ends or fails, but a build killed
+    with SIGKILL runs no cleanup: its workers lived on, blocked on a queue nobody
+    writes. On Linux the kernel sends them SIGKILL when the parent goes
+    (``PR_SET_PDEATHSIG``); a parent already gone before that took effect is caught
+    by comparing the parent's pid.
+    """
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, int(signal.SIGKILL), 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)
+    postwork.start_worker(config, cache, warm)
+
+
+def worker_died() -> BuildError:
+    """A worker that died (a segfault, the OOM killer, a kill) takes its posts with it: say
+    so in one line, not with a traceback. Which post it was holding is unknown."""
+    return BuildError(
+        "content/posts",
+        None,
+        "a worker process died while rendering (killed, or out of memory?); public/ is "
+        "unchanged: build again, or with --jobs 1 to see which post fails",
+    )
 
 
 class Workers:
@@ -65,7 +101,7 @@ class Workers:
 
     def start_early(self, processes: int, warm: str) -> None:
         """Start ``processes`` workers now, each importing what ``warm`` says it will need
-        (``"page"``: Markdown and Jinja; ``"all"``: Pygments and latex2mathml too)."""
+        (``"page"``: Markdown and Jinja; ``"all"``: Pygments and math-core too)."""
         wanted = min(processes, self.cores)
         if wanted <= self.size or self.cores <= 1 or start_method() != "fork":
             return
@@ -80,8 +116,8 @@ class Workers:
         self.pool = ProcessPoolExecutor(
             processes,
             mp_context=multiprocessing.get_context(method),
-            initializer=postwork.start_worker,
-            initargs=(self.config, self.cache, warm),
+            initializer=_start_worker,
+            initargs=(os.getpid(), self.config, self.cache, warm),
         )
         self.size = processes
         if method == "fork":  # forked workers start on the first submit: start them now
@@ -107,7 +143,16 @@ class Workers:
             pool.submit(postwork.run_chunk, c, stage_root) for c in islice(chunks, 2 * self.size)
         )
         while queued:
-            results = queued.popleft().result()
+            try:
+                results = queued.popleft().result()
+            except BrokenProcessPool:
+                self.stop()
+                raise worker_died() from None
+            except BaseException:
+                # Let the running chunks finish before the caller discards the stage they
+                # write into, or they recreate folders in it after it was removed.
+                self.stop()
+                raise
             for chunk in islice(chunks, 1):
                 queued.append(pool.submit(postwork.run_chunk, chunk, stage_root))
             yield from results

@@ -17,15 +17,19 @@ interrupted run are removed at the start of the next one.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import shutil
 import signal
+import sys
 import tempfile
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from site_builder.errors import BuildError
 
 STAGING_PREFIX = ".staging-"
 
@@ -152,6 +156,7 @@ class Output:
                     if not p.is_dir()
                 )
                 if moves or removed:
+                    _check_writable(self.out, [*moves, *removed])
                     journal = _journal_path(self.out)
                     journal.write_text(
                         json.dumps(
@@ -164,6 +169,40 @@ class Output:
                 shutil.rmtree(self.stage.root, ignore_errors=True)
             else:
                 _swap(self.stage.root, self.out)
+
+
+def _check_writable(out: Path, rels: list[str]) -> None:
+    """Refuse to start moving files into ``out`` when some of them cannot go there.
+
+    Without this, a directory that refuses writes (an immutable ``public/``, a
+    read-only mount) was found half-way through the moves: the files before it
+    were already new, and the site was left half old, half new. ``access`` sees
+    the immutable flag and read-only mounts even for root.
+    """
+    folders = {(out / rel).parent for rel in rels}
+    for folder in sorted(folders):
+        existing = folder
+        while not existing.exists() and existing != out:
+            existing = existing.parent
+        if not os.access(existing, os.W_OK):
+            raise OSError(errno.EACCES, os.strerror(errno.EACCES), str(existing))
+
+
+def write_error(exc: OSError, out: Path, stage: Path | None = None) -> BuildError:
+    """An OS error while writing the site as one ``path: message`` line.
+
+    A path inside the staging directory is shown as the output path it stands for: the
+    staging directory is gone by the time the author reads the message.
+    """
+    name = os.fsdecode(exc.filename) if exc.filename is not None else str(out)
+    reason = exc.strerror or str(exc)
+    if stage is not None and name.startswith(os.path.join(stage, "")):
+        name = str(out / os.path.relpath(name, stage))
+    elif os.path.basename(name).startswith(STAGING_PREFIX):
+        name = os.path.dirname(name)  # the folder the staging directory could not be made in
+    elif not (name == str(out) or name.startswith(os.path.join(out, ""))):
+        return BuildError(name, None, reason)  # an input that went missing or unreadable
+    return BuildError(name, None, f"cannot write the site: {reason}; {out} is unchanged")
 
 
 def _journal_path(out: Path) -> Path:
@@ -187,14 +226,47 @@ def _apply(out: Path, stage: Path, moves: list[str], removed: list[str]) -> None
 
 
 def _swap(tmp: Path, out: Path) -> None:
+    """Put the staged tree in place of ``out``: one atomic exchange where the system has it.
+
+    ``renameat2(RENAME_EXCHANGE)`` (Linux) swaps the two directories in one step, so
+    a reader, or a kill, sees either the old site or the new one. Elsewhere two renames
+    leave a moment with no ``out`` at all; if the second fails the first is undone.
+    """
     os.chmod(tmp, 0o755)  # mkdtemp makes 0700; a served site must be world-readable
-    old = None
-    if out.exists():
-        old = out.parent / f"{STAGING_PREFIX}{out.name}-old-{os.getpid()}"
-        os.replace(out, old)
-    os.replace(tmp, out)
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+    if not out.exists():
+        os.replace(tmp, out)
+        return
+    if _exchange(tmp, out):
+        shutil.rmtree(tmp, ignore_errors=True)  # now the old site
+        return
+    old = out.parent / f"{STAGING_PREFIX}{out.name}-old-{os.getpid()}"
+    os.replace(out, old)
+    try:
+        os.replace(tmp, out)
+    except OSError:
+        os.replace(old, out)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths atomically; False when the system cannot (then nothing changed)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    if renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):
+        return False  # this file system or kernel cannot exchange: fall back
+    raise OSError(code, os.strerror(code), str(b))
 
 
 @contextlib.contextmanager
@@ -237,12 +309,18 @@ def staged_output(
 ) -> Iterator[Output]:
     """Yield an Output; commit it on success, discard it on any exception."""
     out = out.resolve()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    trusted = recover(out)
-    output = Output(out, previous or {}, incremental and trusted)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        trusted = recover(out)
+        output = Output(out, previous or {}, incremental and trusted)
+    except OSError as exc:
+        raise write_error(exc, out) from None
     try:
         yield output
+        output.commit()
+    except OSError as exc:  # a full disk, a read-only or immutable directory
+        output.discard()
+        raise write_error(exc, out, output.stage.root) from None
     except BaseException:
         output.discard()
         raise
-    output.commit()

@@ -53,9 +53,70 @@ def test_entropy_in_bits() -> None:
     assert math.isclose(float(entropy_bits(np.full(7, 1 / 7))), LOG2_7)
 
 
-torch_reason = "torch is an optional extra: pip install torch==2.13.0 (or '.[torch]')"
+# --- against torch -----------------------------------------------------------------------
+#
+# torch is not installed by `make test` (hundreds of MB). Its outputs for small seeded
+# inputs are recorded in tests/data/sdpa_reference.json (tools/make_sdpa_reference.py)
+# and checked here on every run; `make test-torch` installs torch and adds the live checks.
+
+REFERENCE_FILE = Path(__file__).resolve().parent / "data" / "sdpa_reference.json"
+REFERENCE = json.loads(REFERENCE_FILE.read_text(encoding="utf-8"))
+# float64: torch and NumPy differ only in summation order; float32: torch's rounding.
+TOLERANCE = {"float64": 1e-12, "float32": 1e-6}
+torch_reason = "torch is not installed: `make test-torch` runs the live torch comparison"
 
 
+def reference_inputs(case: dict) -> dict[str, np.ndarray]:
+    inputs = {key: np.asarray(value) for key, value in case["inputs"].items()}
+    if "mask" in inputs:
+        inputs["mask"] = inputs["mask"].astype(bool)
+    return inputs
+
+
+@pytest.mark.parametrize("case", REFERENCE["cases"], ids=lambda case: case["name"])
+def test_matches_the_recorded_torch_reference(case: dict) -> None:
+    inputs = reference_inputs(case)
+    ours, _ = attention(
+        inputs["q"],
+        inputs["k"],
+        inputs["v"],
+        causal=case.get("is_causal", False),
+        scale=case.get("scale"),
+        mask=inputs.get("mask"),
+    )
+    expected = np.asarray(case["output"])
+    assert ours.shape == expected.shape == (*case["shape"][:3], inputs["v"].shape[-1])
+    diff = float(np.abs(ours - expected).max())
+    assert diff < TOLERANCE[case["dtype"]], (case["name"], diff)
+
+
+def test_the_reference_names_its_torch_and_covers_each_knob() -> None:
+    assert REFERENCE["torch"].startswith("2.13.0"), "regenerate with the pinned torch"
+    cases = REFERENCE["cases"]
+    assert {c["dtype"] for c in cases} == {"float32", "float64"}
+    assert any("scale" in c for c in cases) and any("mask" in c["inputs"] for c in cases)
+    assert any(c.get("is_causal") for c in cases) and any("keys" in c for c in cases)
+
+
+@pytest.mark.torch
+def test_torch_still_reproduces_the_recording() -> None:
+    """The live torch gives what the file says: the recording is not stale."""
+    pytest.importorskip("torch", reason=torch_reason)
+    import importlib.util
+
+    path = Path(__file__).resolve().parent.parent / "tools" / "make_sdpa_reference.py"
+    spec = importlib.util.spec_from_file_location("make_sdpa_reference", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    live = module.reference()
+    for recorded, fresh in zip(REFERENCE["cases"], live["cases"], strict=True):
+        assert recorded["inputs"] == fresh["inputs"], recorded["name"]
+        diff = float(np.abs(np.asarray(recorded["output"]) - np.asarray(fresh["output"])).max())
+        assert diff < TOLERANCE[recorded["dtype"]], (recorded["name"], diff)
+
+
+@pytest.mark.torch
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 def test_matches_torch_scaled_dot_product_attention(dtype: str) -> None:
     torch = pytest.importorskip("torch", reason=torch_reason)
@@ -70,6 +131,7 @@ def test_matches_torch_scaled_dot_product_attention(dtype: str) -> None:
     assert diff < 1e-5, diff
 
 
+@pytest.mark.torch
 def test_weights_match_the_seed_torch_function() -> None:
     torch = pytest.importorskip("torch", reason=torch_reason)
     q, k, v = (torch.from_numpy(x) for x in random_qkv())

@@ -276,10 +276,33 @@ def test_new_creates_a_post_that_builds(tmp_path: Path, capsys: pytest.CaptureFi
     assert "Created content/posts/my-first-title-more.md" in capsys.readouterr().out
     text = path.read_text()
     assert text.startswith('---\ntitle: "My \\"first\\": title & more"\ndate: ')
-    assert 'description: ""\ntags: []\n---\n' in text
+    assert 'description: ""\ntags: []\ndraft: true  # ' in text
+    # A draft: the next push must not publish "Write here.", but a preview shows it.
     assert main(["-C", str(site), "build", "-q"]) == 0
+    assert not (site / "public/posts/my-first-title-more").exists()
+    assert main(["-C", str(site), "build", "-q", "--drafts"]) == 0
     page = (site / "public/posts/my-first-title-more/index.html").read_text()
     assert "My &#34;first&#34;: title &amp; more" in page
+
+
+def test_new_bundle_makes_the_folder_form(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = copy_blog(tmp_path / "site")
+    assert main(["-C", str(site), "new", "--bundle", "With pictures"]) == 0
+    out = capsys.readouterr().out
+    assert "Created content/posts/with-pictures/index.md (a draft)" in out
+    assert "serve --drafts" in out
+    post = site / "content/posts/with-pictures"
+    assert "draft: true" in (post / "index.md").read_text()
+    (post / "index.md").write_text(
+        (post / "index.md").read_text().replace("Write here.", "![A dot](dot.svg)")
+    )
+    (post / "dot.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"/>')
+    assert main(["-C", str(site), "build", "-q", "--drafts"]) == 0
+    assert (site / "public/posts/with-pictures/dot.svg").is_file()
+    assert main(["-C", str(site), "new", "With pictures"]) == 1  # either form blocks the slug
+    assert "content/posts/with-pictures/index.md: already exists" in capsys.readouterr().err
 
 
 def test_new_uses_today_in_the_site_time_zone(tmp_path: Path) -> None:
@@ -316,17 +339,17 @@ def test_pages_workflow_uses_the_official_actions() -> None:
     build_steps = workflow["jobs"]["build"]["steps"]
     uses = [step.get("uses") for step in build_steps if "uses" in step]
     assert uses == [
-        "actions/checkout@v4",
-        "actions/setup-python@v5",
-        "actions/configure-pages@v5",
-        "actions/upload-pages-artifact@v3",
+        "actions/checkout@v7",  # every one a major that runs on Node 24
+        "actions/setup-python@v7",
+        "actions/configure-pages@v6",
+        "actions/upload-pages-artifact@v5",
     ]
     assert build_steps[1]["with"]["python-version"] == "3.11"
-    assert build_steps[-1]["with"]["path"] == "public"
+    assert build_steps[-1]["with"] == {"path": "public", "include-hidden-files": True}
     assert any("make build BASE_URL=" in step.get("run", "") for step in build_steps)
     deploy = workflow["jobs"]["deploy"]
     assert deploy["needs"] == "build" and deploy["environment"]["name"] == "github-pages"
-    assert deploy["steps"][0]["uses"] == "actions/deploy-pages@v4"
+    assert deploy["steps"][0]["uses"] == "actions/deploy-pages@v5"
 
 
 @pytest.mark.parametrize(

@@ -84,7 +84,7 @@ CASES: list[tuple[str, str, str | bytes, str]] = [
         "duplicate-slug",
         "content/posts/other.md",
         "---\ntitle: Other\ndate: 2026-01-02\nslug: good\n---\n",
-        "content/posts/other.md:1: duplicate slug 'good': also used by content/posts/good.md",
+        "content/posts/other.md:4: duplicate slug 'good': also used by content/posts/good.md",
     ),
     (
         "not-utf8",
@@ -96,13 +96,13 @@ CASES: list[tuple[str, str, str | bytes, str]] = [
         "unknown-latex",
         "content/posts/bad.md",
         "---\ntitle: Bad\ndate: 2026-01-01\n---\n\nText\nwith $\\foo x$ here.\n",
-        "content/posts/bad.md:7: math: unknown LaTeX command \\foo",
+        "content/posts/bad.md:7:7: math: unknown LaTeX command \\foo",
     ),
     (
         "unbalanced-braces",
         "content/posts/bad.md",
         "---\ntitle: Bad\ndate: 2026-01-01\n---\n\n$$\n\\frac{a}{b\n$$\n",
-        "content/posts/bad.md:6: math: unbalanced braces",
+        "content/posts/bad.md:7:9: math: unbalanced braces",
     ),
     (
         "missing-image",

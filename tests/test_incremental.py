@@ -235,6 +235,6 @@ def test_errors_from_worker_processes(tmp_path: Path) -> None:
         build(load_config(site), tmp_path / "out", jobs=2, use_cache=False)
     line = len(bad.read_text().split("\n")) - 1
     assert [str(e) for e in failure.value.errors] == [
-        f"content/posts/post-00003.md:{line}: math: unknown LaTeX command \\nosuchcommand"
+        f"content/posts/post-00003.md:{line}:2: math: unknown LaTeX command \\nosuchcommand"
     ]
     assert not (tmp_path / "out").exists()

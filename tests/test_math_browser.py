@@ -1,6 +1,6 @@
 """The seed post's display math, measured in Chromium: does it look typeset?
 
-A regression in the MathML post-processing or the font subset (a dropped MATH
+A regression in the math engine, its rewrites or the font subset (a dropped MATH
 table, a missing size variant) does not fail any text comparison; the page
 just quietly falls back to small parentheses and a tiny sum. These measure it.
 """
@@ -22,7 +22,8 @@ MEASURE = """() => {
   const box = e => { const r = e.getBoundingClientRect();
                      return {left: r.left, right: r.right, top: r.top, height: r.height}; };
   const [attention, variance] = document.querySelectorAll('.math-display math');
-  const fence = attention.querySelector('mo[stretchy="true"]');
+  // left( ... right): the row that holds the fraction, opened by its fence.
+  const fence = attention.querySelector('mfrac').parentElement.querySelector(':scope > mo');
   const softmax = [...attention.querySelectorAll('mi')].find(e => e.textContent === 'softmax');
   const sum = variance.querySelector('munderover > mo');
   const lower = variance.querySelector('munderover > :nth-child(2)');

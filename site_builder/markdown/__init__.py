@@ -12,9 +12,9 @@ that know the source line of each block token; they report problems into
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from math import ceil  # not ``import math``: the ``math`` subpackage would shadow it
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +43,9 @@ class MarkdownContext:
     # this stage; None when the post has no bibliography.
     bibliography: Mapping[str, Entry] | None = field(default=None, compare=False)
     citation_style: str = "numeric"  # or "author-year" (site.yaml's citation_style)
+    # Math macros in force from the first formula: site.yaml's, then the front matter's,
+    # as (name without backslash, LaTeX body).
+    macros: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -72,11 +75,11 @@ class Rendered:
 
     @property
     def reading_minutes(self) -> int:
-        return max(1, math.ceil(self.words / WORDS_PER_MINUTE))
+        return max(1, ceil(self.words / WORDS_PER_MINUTE))
 
 
 def __getattr__(name: str) -> Any:
-    """``render`` and ``create_parser`` load markdown-it, Pygments and latex2mathml on first
+    """``render`` and ``create_parser`` load markdown-it, Pygments and math-core on first
     use: a build that reuses every post from the cache never pays for importing them."""
     if name in ("render", "create_parser"):
         from site_builder.markdown import pipeline

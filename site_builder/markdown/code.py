@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from markdown_it import MarkdownIt
-from markdown_it.common.utils import escapeHtml
+from markdown_it.common.utils import escapeHtml, unescapeAll
 from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
@@ -86,7 +86,9 @@ def _render_fence(
     self: Any, tokens: Sequence[Token], idx: int, options: OptionsDict, env: dict[str, Any]
 ) -> str:
     token = tokens[idx]
-    lang, attrs = parse_info(token.info)
+    # CommonMark decodes entities and backslash escapes in the info string (spec example 34:
+    # ``f&ouml;&ouml;`` is the language ``föö``), as markdown-it's own fence renderer does.
+    lang, attrs = parse_info(unescapeAll(token.info))
     body = memoised(env, ("code", lang, token.content), lambda: highlight_code(token.content, lang))
     lang_class = f' class="language-{escapeHtml(lang)}"' if lang else ""
     pre = f'<pre class="highlight" tabindex="0"><code{lang_class}>{body}</code></pre>'

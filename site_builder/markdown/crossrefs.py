@@ -6,7 +6,7 @@ order, and ``@eq-variance`` becomes a link reading "Equation 1"
 (``[-@eq-variance]`` just "1"). LaTeX's ``\\eqref{eq:x}`` ("(1)") and
 ``\\ref{eq:x}`` ("1") work too, bare in prose or as ``$\\eqref{eq:x}$``.
 
-The extensions that own a kind of target (``equations``, ``figures``,
+The extensions that own a kind of target (``math.numbering``, ``figures``,
 ``tables``) call :func:`register` from their own core rules; this module's core
 rule runs after them, when every number is known, and turns the ``cite``
 tokens that name a target (see ``citations``) into links. It runs before
@@ -32,7 +32,7 @@ _MATH_REF = re.compile(r"\s*\\(eqref|ref)\{([^{}]+)\}\s*")
 
 class Target(NamedTuple):
     kind: str
-    number: int
+    number: int | str  # str: an equation's own \\tag
     line: int | None
 
 
@@ -51,8 +51,9 @@ def is_crossref(key: str) -> bool:
 
 
 def equation_id(label: str) -> str:
-    """``\\label{eq:x}`` and ``{#eq-x}`` name the same anchor, ``eq-x``: ids stay CSS-friendly."""
-    ident = re.sub(r"[^\w-]", "-", label.strip())
+    """``\\label{eq:x}`` and ``{#eq-x}`` name the same anchor, ``eq-x``: ids stay CSS-friendly
+    (and ASCII, which is what math-core accepts in a label)."""
+    ident = re.sub(r"[^A-Za-z0-9_-]", "-", label.strip())
     return ident if ident.startswith("eq-") else f"eq-{ident}"
 
 
@@ -60,20 +61,36 @@ def state_of(env: dict[str, Any]) -> CrossrefState:
     return cast(CrossrefState, env.setdefault("crossrefs", {"targets": {}, "counts": {}}))
 
 
-def register(env: dict[str, Any], ident: str, token: Token | None) -> int | None:
-    """Number a target in document order; a second target with the same id is an error."""
-    line = source_line(env, token)
+def register(
+    env: dict[str, Any],
+    ident: str | None,
+    token: Token | None,
+    kind: str = "",
+    tag: str | None = None,
+    line: int | None = None,
+) -> int | str | None:
+    """Number a target in document order; a second target with the same id is an error.
+
+    ``ident`` None numbers an unlabelled target (an ``equation`` environment's row) of
+    ``kind``; a ``tag`` (LaTeX's ``\\tag{A}``) is shown instead and takes no number.
+    """
+    line = line or source_line(env, token)
     refs = state_of(env)
-    kind = ident.split("-", 1)[0]
+    kind = ident.split("-", 1)[0] if ident else kind
     noun = KINDS[kind][1]
-    first = refs["targets"].get(ident)
+    first = refs["targets"].get(ident) if ident else None
     if first is not None:
         where = f" (first defined on line {first.line})" if first.line else ""
         report(env, token, f"duplicate {noun} id #{ident}{where}", line=line)
         return None
-    number = refs["counts"].get(kind, 0) + 1
-    refs["counts"][kind] = number
-    refs["targets"][ident] = Target(kind, number, line)
+    number: int | str
+    if tag is not None:
+        number = tag
+    else:
+        number = refs["counts"].get(kind, 0) + 1
+        refs["counts"][kind] = number
+    if ident:
+        refs["targets"][ident] = Target(kind, number, line)
     return number
 
 

@@ -7,6 +7,7 @@ itself are reserved so a heading called "Notes" cannot collide with them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -18,7 +19,26 @@ from markdown_it.utils import OptionsDict
 
 from site_builder.slug import slugify
 
-RESERVED_IDS = frozenset({"notes", "cite", "main", "top", "title", "references"})
+# Ids the page template or the other extensions use: a heading called "APA", "BibTeX",
+# "fn1" or "Fig temperature" must not take them (``check`` fails a page with an id twice,
+# and a link to the note or figure would land on the heading).
+RESERVED_IDS = frozenset(
+    {
+        "notes",
+        "cite",
+        "main",
+        "top",
+        "title",
+        "references",
+        "apa",
+        "bibtex",
+        "cite-format-apa",
+        "cite-format-bibtex",
+    }
+)
+# Families of generated ids (footnotes, sidenotes, citation tooltips, references,
+# equations, figures, tables): a heading slug like these is prefixed.
+RESERVED_PATTERN = re.compile(r"(?:fn|sn|fnref|cite-)\d+|(?:ref|eq|fig|tbl)-.*")
 
 
 def headings_plugin(md: MarkdownIt) -> None:
@@ -31,7 +51,10 @@ def _plain_text(inline: Token) -> str:
 
 
 def _assign_ids(state: StateCore) -> None:
+    """Ids in document order. Each text's counter resumes where it stopped, so 10,000
+    equal headings cost 10,000 steps, not 50 million (the search restarted at ``-1``)."""
     used = set(RESERVED_IDS)
+    counters: dict[str, int] = {}
     found: list[tuple[int, str, str]] = []
     tokens = state.tokens
     for index, token in enumerate(tokens):
@@ -39,10 +62,14 @@ def _assign_ids(state: StateCore) -> None:
             continue
         text = _plain_text(tokens[index + 1])
         base = slugify(text)
-        ident, n = base, 0
+        if RESERVED_PATTERN.fullmatch(base):
+            base = f"section-{base}"
+        n = counters.get(base, 0)
+        ident = f"{base}-{n}" if n else base
         while ident in used:
             n += 1
             ident = f"{base}-{n}"
+        counters[base] = n
         used.add(ident)
         token.attrSet("id", ident)
         tokens[index + 2].meta["anchor"] = (ident, text)

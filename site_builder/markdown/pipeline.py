@@ -19,17 +19,17 @@ from site_builder.markdown import (
     MarkdownContext,
     Rendered,
     code,
-    equations,
     footnotes,
     headings,
     images,
     margin,
-    math_ext,
+    nesting,
     tables,
 )
 from site_builder.markdown.citations import citations_plugin
 from site_builder.markdown.crossrefs import crossrefs_plugin
 from site_builder.markdown.figures import figures_plugin
+from site_builder.markdown.math import math_plugin
 
 _LINK_HINTS = ("://", "www.", "@")
 
@@ -45,8 +45,7 @@ def create_parser(raw_html: bool = True) -> MarkdownIt:
     assert md.linkify is not None, "linkify-it-py is a dependency"
     full_pretest = md.linkify.pretest
     md.linkify.pretest = lambda text: any(h in text for h in _LINK_HINTS) and full_pretest(text)
-    md.use(math_ext.math_plugin)
-    md.use(equations.equations_plugin)
+    md.use(math_plugin)
     md.use(footnotes.footnotes_plugin)
     md.use(margin.margin_plugin)
     md.use(code.code_plugin)
@@ -58,6 +57,7 @@ def create_parser(raw_html: bool = True) -> MarkdownIt:
     # cross-references resolve first, then what is left of the citations.
     md.use(crossrefs_plugin)
     md.use(citations_plugin)
+    md.use(nesting.nesting_plugin)  # last: its rule goes before every block rule
     return md
 
 
@@ -122,6 +122,6 @@ def _count_words(tokens: list[Token]) -> int:
         for child in token.children or []:
             if child.type in ("text", "code_inline"):
                 count += len(_WORD.findall(child.content))
-            elif child.type == "math_inline":
+            elif child.type in ("math_inline", "math_inline_double"):
                 count += 1
     return count

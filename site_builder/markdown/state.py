@@ -24,11 +24,15 @@ def source_line(env: MutableMapping[str, Any], token: Token | None) -> int | Non
 
 
 def report(
-    env: MutableMapping[str, Any], token: Token | None, message: str, line: int | None = None
+    env: MutableMapping[str, Any],
+    token: Token | None,
+    message: str,
+    line: int | None = None,
+    column: int | None = None,
 ) -> None:
     """Record a problem at a token's (or an explicit) source line."""
     path: Path | str = env["ctx"].path
-    env["errors"].append(BuildError(path, line or source_line(env, token), message))
+    env["errors"].append(BuildError(path, line or source_line(env, token), message, column))
 
 
 def inline_lines(env: MutableMapping[str, Any], block: Token) -> list[tuple[Token, int | None]]:
@@ -49,7 +53,7 @@ def memoised(
 
     The memo holds the fragments of the previous render of the same document, so
     re-rendering an edited post converts only what changed, and a process that
-    needs nothing new never imports latex2mathml or compiles a Pygments lexer.
+    needs nothing new never imports math-core or compiles a Pygments lexer.
     Errors are not memoised: ``compute`` raises again next time.
     """
     memo: dict[tuple[str, ...], str] | None = env["ctx"].memo

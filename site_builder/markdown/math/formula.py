@@ -1,0 +1,100 @@
+"""One formula's way from the author's LaTeX to MathML, outside Markdown.
+
+The plugin calls these two steps from its two core rules; ``render_formula``
+runs both for a formula on its own (the coverage tool and tests use it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from markdown_it.common.utils import escapeHtml
+
+from site_builder.markdown.math.colours import colour_edits, colours_of
+from site_builder.markdown.math.engine import Macros, convert
+from site_builder.markdown.math.macros import merged, take_definitions
+from site_builder.markdown.math.numbering import Register, number
+from site_builder.markdown.math.rewrite import Source, rewrite, rewrite_body
+
+
+@dataclass
+class Formula:
+    """A formula between preparation and conversion: its source, as rewritten so far."""
+
+    latex: str  # as the author wrote it: the MathML's annotation
+    display: bool
+    macros: Macros  # in force for this formula, its own definitions included
+    source: Source = field(init=False)
+    tags: dict[str, str] = field(default_factory=dict)  # see numbering.number
+    ids: dict[str, str] = field(default_factory=dict)  # label placeholder -> the page's id
+
+    def __post_init__(self) -> None:
+        self.source = Source(self.latex)
+
+    def prepare(self, ident: str | None, register: Register) -> Macros:
+        """Take out definitions, rewrite, number; return the macros for the formulas after.
+
+        Raises ``MathError`` with an offset into ``source.text``.
+        """
+        definitions = take_definitions(self.source)
+        if definitions:
+            colours = colours_of(self.macros) | colours_of(tuple(definitions))
+            bodies = tuple((name, _with_colours(body, colours)) for name, body in definitions)
+            self.macros = merged(self.macros, bodies)
+        self.source.edit(colour_edits(self.source.text, colours_of(self.macros)))
+        rewrite(self.source, self.display)
+        if self.display and not self.empty:
+            number(self.source, ident, register, self.tags, self.ids)
+        return self.macros
+
+    @property
+    def empty(self) -> bool:
+        """Nothing but definitions: the formula shows nothing."""
+        return not self.source.text.strip()
+
+    @property
+    def key(self) -> tuple[str, ...]:
+        """What the MathML depends on, for the fragment memo."""
+        macros = hashlib.blake2b(repr(self.macros).encode(), digest_size=8).hexdigest()
+        return ("math", str(int(self.display)), macros, self.source.text, self.latex)
+
+    def to_mathml(self) -> str:
+        mathml = self.source.restyle(
+            convert(self.source.text, self.display, self.macros, self.latex)
+        )
+        # Tags math-core could not take as text (``\tag{$\star$}``), set as math instead.
+        for placeholder, latex in self.tags.items():
+            tag = convert(latex, False, self.macros)
+            inner = tag[tag.index("<semantics>") + 11 : tag.index("<annotation")]
+            mathml = mathml.replace(f"<mtext>{placeholder}</mtext>", f"<mrow>{inner}</mrow>", 1)
+        for placeholder, ident in self.ids.items():
+            mathml = mathml.replace(f'id="{placeholder}"', f'id="{escapeHtml(ident)}"', 1)
+        return mathml
+
+
+@lru_cache(maxsize=64)
+def rewrite_macros(macros: Macros) -> Macros:
+    """The site's and the front matter's macros, rewritten once as a formula would be."""
+    return tuple((name, _with_colours(body, {})) for name, body in macros)
+
+
+def _with_colours(body: str, colours: dict[str, str]) -> str:
+    """A macro body rewritten as a formula is, colours included (a colour's value is kept)."""
+    source = Source(body)
+    source.edit(colour_edits(body, colours))
+    return rewrite_body(source.text)
+
+
+def render_formula(latex: str, display: bool, macros: Macros = ()) -> tuple[str, Macros]:
+    """One formula on its own, numbered from 1; returns its MathML ("" if it only defines
+    macros) and the macros in force after it. Raises ``MathError``."""
+    count = iter(range(1, 1000))
+    register: Callable[[str | None, str | None], int | str | None] = lambda label, tag: (  # noqa: E731
+        tag if tag is not None else next(count)
+    )
+    formula = Formula(latex, display, rewrite_macros(macros))
+    after = formula.prepare(None, register)
+    return ("" if formula.empty else formula.to_mathml()), after

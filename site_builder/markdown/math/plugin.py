@@ -1,0 +1,278 @@
+"""The markdown-it side of math: parsing, checks, numbering, conversion and rendering.
+
+Parsing is mdit-py-plugins' dollarmath (``$...$``, ``$$...$$`` on their own
+lines, and kramdown's ``$$...$$`` inside a paragraph, which Jekyll posts use
+for inline math), plus a block rule for Quarto's ``$$ ... $$ {#eq-x}``. Two
+core rules do the fallible work, where each formula's source line is known:
+
+- ``math_prepare`` (before cross-references resolve) walks the formulas in
+  document order: it takes out macro definitions, rewrites what math-core
+  lacks, numbers display equations, and reports a ``$`` or ``$$`` that never
+  closes;
+- ``math_convert`` (last) converts each formula with the macros in force at
+  that point, once every equation number is known for ``\\eqref`` inside math.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
+from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
+from markdown_it.utils import OptionsDict
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+from site_builder.markdown.crossrefs import equation_id, is_crossref, register, state_of
+from site_builder.markdown.math.engine import Macros, MathError
+from site_builder.markdown.math.formula import Formula, rewrite_macros
+from site_builder.markdown.state import inline_lines, memoised, report, source_line
+
+BLOCKS = ("math_block", "math_block_label")
+INLINE = ("math_inline", "math_inline_double")
+_CLOSE = re.compile(r"\$\$\s*\{#(eq-[\w:-]+)\}\s*$")
+# A "$" that opens math (not currency, not "$ "), or any "$$", left over in text: unclosed.
+_UNCLOSED = re.compile(r"\$\$|(?<![\w$])\$(?=[^\s\d$])")
+_REF_IN_MATH = re.compile(r"\\(eqref|ref)\s*\{([^{}]*)\}")
+
+
+def math_plugin(md: MarkdownIt) -> None:
+    """Use before ``crossrefs``: numbering registers targets that references resolve against."""
+    # allow_digits=False keeps "$5 and $10" as currency, as Pandoc does. No blank lines in
+    # display math, as in LaTeX: an unclosed $$ then stops at the paragraph's end, where it
+    # is reported, instead of pairing with the next formula's $$ and swallowing the text.
+    dollarmath_plugin(
+        md,
+        allow_space=False,
+        allow_digits=False,
+        allow_labels=True,
+        allow_blank_lines=False,
+        double_inline=True,
+    )
+    md.block.ruler.before("math_block", "math_block_attrs", _parse_block, {"alt": []})
+    md.core.ruler.before("text_join", "math_prepare", _prepare)
+    md.core.ruler.push("math_convert", _convert)
+    for name in INLINE:
+        md.add_render_rule(name, _render_inline)
+    for name in BLOCKS:
+        md.add_render_rule(name, _render_block)
+
+
+@dataclass(frozen=True)
+class _Where:
+    """Where a formula is in the file: its line, and its offset in the body if found."""
+
+    finder: _Finder
+    line: int | None
+    start: int | None = None
+
+    def position(self, formula: Formula, offset: int | None) -> tuple[int | None, int | None]:
+        """File line and column of ``offset`` in the rewritten source (None: the start)."""
+        if self.start is None:
+            return self.line, None
+        if offset is None:  # the formula as a whole: its first character
+            at = self.start + len(formula.latex) - len(formula.latex.lstrip())
+        else:
+            at = self.start + formula.source.origin(offset)
+        return self.finder.position(at)
+
+
+# --- block rule: $$ ... $$ {#eq-x} -------------------------------------------------------
+
+
+def _parse_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """``$$`` ... ``$$ {#eq-x}``, on one line or several, without blank lines inside."""
+    if state.sCount[start] - state.blkIndent >= 4:
+        return False
+    begin = state.bMarks[start] + state.tShift[start]
+    if not state.src.startswith("$$", begin):
+        return False
+    line = start
+    while line < end:
+        text = state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
+        if not text.strip():
+            return False
+        body = text[2:] if line == start else text
+        match = _CLOSE.search(body)
+        if match:
+            break
+        if line > start and "$$" in text:
+            return False  # closed without an id: dollarmath's block
+        line += 1
+    else:
+        return False
+    if silent:
+        return True
+    first = state.src[begin + 2 : state.eMarks[start]]
+    if line == start:
+        content = first[: match.start()]
+    else:
+        inner = [
+            state.src[state.bMarks[n] + state.tShift[n] : state.eMarks[n]]
+            for n in range(start + 1, line)
+        ]
+        content = "\n".join([first, *inner, text[: match.start()]])
+    token = state.push("math_block", "math", 0)
+    token.block = True
+    token.content = content
+    token.markup = "$$"
+    token.info = match.group(1)
+    token.map = [start, line + 1]
+    state.line = line + 1
+    return True
+
+
+# --- core rule: prepare ------------------------------------------------------------------
+
+
+def _prepare(state: StateCore) -> None:
+    env = cast(dict[str, Any], state.env)
+    macros = rewrite_macros(env["ctx"].macros)
+    finder = _Finder(state.src, env)
+    for token in state.tokens:
+        if token.type in BLOCKS:
+            macros = _prepare_one(env, token, True, macros, finder.locate(token, token.content))
+        elif token.children:
+            for child, line in inline_lines(env, token):
+                if child.type in INLINE:
+                    where = finder.locate(token, child.content, line)
+                    macros = _prepare_one(env, child, False, macros, where)
+                elif child.type == "text" and "$" in child.content:
+                    _check_dollars(env, finder, token, child, line)
+
+
+def _prepare_one(
+    env: dict[str, Any], token: Token, display: bool, macros: Macros, where: _Where
+) -> Macros:
+    """Definitions, rewrites and numbers for one formula; returns the macros from here on."""
+    formula = Formula(token.content, display, macros)
+    try:
+        macros = formula.prepare(
+            _attribute_id(token), lambda label, tag: register(env, label, token, "eq", tag)
+        )
+    except MathError as exc:
+        _report(env, formula, where, exc)
+        return formula.macros
+    token.meta["formula"] = (formula, where)
+    return macros
+
+
+def _attribute_id(token: Token) -> str | None:
+    """``{#eq-x}`` (Quarto) or dollarmath's ``$$ ... $$ (label)``."""
+    if not token.info:
+        return None
+    return token.info if token.type == "math_block" else equation_id(token.info)
+
+
+def _check_dollars(
+    env: dict[str, Any], finder: _Finder, block: Token, child: Token, line: int | None
+) -> None:
+    for match in _UNCLOSED.finditer(child.content):
+        mark = match.group()
+        where = finder.locate(block, child.content, line)
+        at = None if where.start is None else where.start + match.start()
+        line, column = (line, None) if at is None else finder.position(at)
+        hint = (
+            "display math must close with $$ before the next blank line"
+            if mark == "$$"
+            else "write \\$ for a literal dollar sign"
+        )
+        report(env, None, f"math: unclosed {mark} ({hint})", line=line, column=column)
+        return
+
+
+# --- core rule: convert ------------------------------------------------------------------
+
+
+def _convert(state: StateCore) -> None:
+    env = cast(dict[str, Any], state.env)
+    for token in state.tokens:
+        if token.type in BLOCKS:
+            _convert_one(env, token)
+        elif token.children:
+            for child in token.children:
+                if child.type in INLINE:
+                    _convert_one(env, child)
+
+
+def _convert_one(env: dict[str, Any], token: Token) -> None:
+    token.meta["mathml"] = ""
+    if "formula" not in token.meta:
+        return  # reported already
+    formula, where = token.meta["formula"]
+    if formula.empty:
+        return  # nothing but definitions
+    try:
+        formula.source.sub(_REF_IN_MATH, lambda m: _reference_text(env, m))
+        token.meta["mathml"] = memoised(env, formula.key, formula.to_mathml)
+    except MathError as exc:
+        _report(env, formula, where, exc)
+
+
+def _reference_text(env: dict[str, Any], match: re.Match[str]) -> str:
+    """``\\eqref{x}`` inside a larger formula: the number as text ("(3)")."""
+    command, label = match.groups()
+    ident = label if is_crossref(label) and not label.startswith("eq-") else equation_id(label)
+    target = state_of(env)["targets"].get(ident)
+    if target is None:
+        raise MathError(f"\\{command}{{{label}}} refers to no equation in this post", match.start())
+    shown = f"({target.number})" if command == "eqref" else str(target.number)
+    return f"\\text{{{shown}}}"
+
+
+def _report(env: dict[str, Any], formula: Formula, where: _Where, exc: MathError) -> None:
+    line, column = where.position(formula, exc.offset)
+    report(env, None, f"math: {exc.message}", line=line, column=column)
+
+
+# --- where a formula is in the file --------------------------------------------------------
+
+
+class _Finder:
+    """File line and column of a formula, found in the source lines of its block."""
+
+    def __init__(self, src: str, env: dict[str, Any]) -> None:
+        self.src = src
+        self.env = env
+        self.starts = [0, *(m.end() for m in re.finditer("\n", src))]
+        self.cursor: dict[int, int] = {}  # per block: where the last formula was found
+
+    def locate(self, block: Token, text: str, line: int | None = None) -> _Where:
+        """Where ``text`` (a formula of ``block``, in order) starts; ``line`` if not found."""
+        line = line or source_line(self.env, block)
+        if block.map is None:
+            return _Where(self, line)
+        begin = self.starts[block.map[0]]
+        end = self.starts[block.map[1]] if block.map[1] < len(self.starts) else len(self.src)
+        at = self.src.find(text, max(begin, self.cursor.get(id(block), begin)), end)
+        if at < 0:
+            return _Where(self, line)
+        self.cursor[id(block)] = at + 1
+        return _Where(self, self.position(at)[0], at)
+
+    def position(self, at: int) -> tuple[int | None, int | None]:
+        """1-based file line and column of the absolute offset ``at`` in the body."""
+        index = self.src.count("\n", 0, at)
+        offset: int = self.env["ctx"].line_offset
+        return offset + index + 1, at - self.starts[index] + 1
+
+
+# --- renderers ---------------------------------------------------------------------------
+
+
+def _render_inline(
+    self: Any, tokens: Sequence[Token], idx: int, options: OptionsDict, env: dict[str, Any]
+) -> str:
+    return str(tokens[idx].meta["mathml"])
+
+
+def _render_block(
+    self: Any, tokens: Sequence[Token], idx: int, options: OptionsDict, env: dict[str, Any]
+) -> str:
+    """A box that scrolls sideways when the formula is wider than the column."""
+    mathml = tokens[idx].meta["mathml"]
+    return f'<div class="math-display">{mathml}</div>\n' if mathml else ""

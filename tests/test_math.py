@@ -1,0 +1,350 @@
+"""LaTeX -> MathML Core with math-core: the structure of each construct real posts use,
+errors, safety, and the math font.
+
+The HTML fixtures (tests/fixtures/math.md) pin whole outputs; these tests pin one
+construct each, so a failure names what broke. Each construct here was wrong or
+refused with the first engine (see issue 12) and is checked by eye against MathJax
+with ``tools/math_compare.py``.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from fontTools.ttLib import TTFont
+
+from site_builder import fonts
+from site_builder.errors import BuildErrors
+from site_builder.markdown import MarkdownContext, render
+from site_builder.markdown.math import MathError, convert
+
+ROOT = Path(__file__).resolve().parent.parent
+NS = "{http://www.w3.org/1998/Math/MathML}"
+
+FORMULAS = [
+    r"\operatorname{Attention}(Q, K, V) = "
+    r"\operatorname{softmax}\!\left(\frac{QK^\top}{\sqrt{d}} + M\right) V,",
+    r"\operatorname{Var}(q^\top k) = \sum_{t=1}^{d} \operatorname{Var}(q_t k_t) = d,",
+    r"Q \in \mathbb{R}^{n \times d}",
+    r"M_{ij} = -\infty",
+    r"\log_2 7 \approx 2.81",
+    r"a < b \quad \text{and} \quad c > d \& e",
+    r"\begin{aligned} a &= b \\ &= c \end{aligned}",
+    r"\begin{cases} 1 & x > 0 \\ 0 & \text{else} \end{cases}",
+    r"\begin{pmatrix} a & b \\ c & d \end{pmatrix}",
+    r"\operatorname{arg\,max}_x f(x) + \max_i x_i + \lim_{n \to \infty} a_n",
+    r"\sqrt[3]{x} + \hat{x} + \bar{y} + \vec{z} + \int_0^1 f(x)\,dx",
+    r"\left[ x \middle| y \right] + \left\{ z \right.",
+    r"\alpha \beta \gamma \Gamma \partial \nabla \ell \hbar",
+    r"x' + f''(x) + \pm 1 \mp 2",
+]
+
+
+def tree(mathml: str) -> ET.Element:
+    """Parse as XML: named HTML entities (math-core writes ``&ApplyFunction;``) decoded."""
+    xml_names = {"lt", "gt", "amp", "quot", "apos"}
+    text = re.sub(
+        r"&([A-Za-z]+);",
+        lambda m: m.group() if m.group(1) in xml_names else html.unescape(m.group()),
+        mathml,
+    )
+    return ET.fromstring(text)
+
+
+def body(mathml: str) -> ET.Element:
+    """The presentation part of the ``<semantics>`` (its first child)."""
+    return tree(mathml).find(f"{NS}semantics")[0]  # type: ignore[index]
+
+
+def elements(mathml: str, tag: str) -> list[ET.Element]:
+    return list(body(mathml).iter(f"{NS}{tag}"))
+
+
+def texts(mathml: str, tag: str) -> list[str]:
+    return [e.text or "" for e in elements(mathml, tag)]
+
+
+@pytest.mark.parametrize("latex", FORMULAS)
+@pytest.mark.parametrize("display", [True, False])
+def test_output_is_well_formed_mathml_with_the_source(latex: str, display: bool) -> None:
+    out = convert(latex, display)
+    root = tree(out)
+    assert root.tag == f"{NS}math"
+    assert (root.get("display") == "block") is display
+    semantics = root.find(f"{NS}semantics")
+    assert semantics is not None and len(semantics) == 2
+    annotation = semantics[1]
+    assert annotation.get("encoding") == "application/x-tex"
+    assert annotation.text == latex
+
+
+# --- each construct of issue 12, as LaTeX sets it -------------------------------------------
+
+
+def test_prime_follows_its_base_instead_of_shrinking_in_a_superscript() -> None:
+    """Chromium draws U+2032 in a superscript at script size and raised twice: a speck."""
+    out = convert("f'(x) + g''", False)
+    assert not any("′" in "".join(e.itertext()) for e in elements(out, "msup"))
+    rows = [list(r) for r in elements(out, "mrow") if len(r) == 2]
+    pairs = [(a.text, b.tag.removeprefix(NS), b.text) for a, b in rows]
+    assert ("f", "mo", "′") in pairs and ("g", "mo", "″") in pairs
+    sub = convert("x'_i", False)
+    assert [e.tag.removeprefix(NS) for e in body(sub)] == ["mrow", "mi"]  # msub(mrow(x ′), i)
+    assert body(sub).tag == f"{NS}msub"
+
+
+def test_bold_upright_and_blackboard_variants() -> None:
+    assert texts(convert(r"\boldsymbol{\theta}", False), "mi") == ["\U0001d73d"]  # bold italic θ
+    assert texts(convert(r"\mathbf{x}", False), "mi") == ["\U0001d431"]
+    assert texts(convert(r"\mathbb{1}", False), "mi") == ["\U0001d7d9"]  # 𝟙, not a plain 1
+    (d,) = [e for e in elements(convert(r"\mathrm{d}x", False), "mi") if e.text == "d"]
+    assert d.get("mathvariant") == "normal"
+    greek = elements(convert(r"\Gamma \Delta \Theta", False), "mi")
+    assert [(e.text, e.get("mathvariant")) for e in greek] == [
+        ("Γ", "normal"),
+        ("Δ", "normal"),
+        ("Θ", "normal"),
+    ]
+
+
+def test_relations_and_operator_names() -> None:
+    assert "∼" in texts(convert(r"x \sim p", False), "mo")
+    out = convert(r"\operatorname*{arg\,max}_{x} f(x)", True)
+    assert "*" not in "".join(body(out).itertext())
+    (under,) = elements(out, "munder")
+    assert "arg" in "".join(under[0].itertext()) and under[1].text == "x"
+    assert "arg" in texts(convert(r"\arg\max_x f", False), "mi")
+
+
+def test_norms_have_equal_bars() -> None:
+    assert texts(convert(r"\lVert x\rVert", False), "mo") == ["‖", "‖"]
+    assert texts(convert(r"\lvert x\rvert", False), "mo") == ["|", "|"]
+
+
+def test_array_rules_are_kept() -> None:
+    out = convert(r"\begin{array}{cc|c} 1 & 2 & 3 \\ 4 & 5 & 6 \end{array}", True)
+    for row in elements(out, "mtr"):
+        styles = [cell.get("style") or "" for cell in row]
+        assert "border-right" in styles[1] and "border-right" not in styles[0] + styles[2]
+
+
+def test_matrix_under_a_script_keeps_its_size_and_rows() -> None:
+    out = convert(r"\begin{pmatrix} a & b \\ c & d \end{pmatrix}^{-1}", True)
+    (sup,) = elements(out, "msup")
+    assert len(sup) == 2 and sup[1].tag == f"{NS}mrow"  # base and script, nothing else
+    # Table cells at text size (as TeX sets them), said so that the validator accepts.
+    (level,) = [e for e in sup[0] if e.tag == f"{NS}mstyle"]
+    assert level.get("scriptlevel") == "0" and level[0].tag == f"{NS}mtable"
+    assert not [e for e in elements(out, "mtable") if e.get("scriptlevel")]
+    ragged = convert(r"\begin{pmatrix} a & b \\ c & \end{pmatrix}", True)
+    assert [len(row) for row in elements(ragged, "mtr")] == [2, 2]  # the last row stays
+
+
+def test_row_spacing_option_is_not_printed() -> None:
+    out = convert_md("$$\n\\begin{aligned} a &= b \\\\[6pt] c &= d \\end{aligned}\n$$")
+    assert "6" not in "".join(body(out).itertext()) and len(elements(out, "mtr")) == 2
+
+
+def test_tag_sits_in_its_own_column_at_the_margin() -> None:
+    out = convert_md("$$\nx = 1 \\tag{1}\n$$")
+    (table,) = elements(out, "mtable")
+    assert table.get("style") == "width: 100%"
+    cells = list(table[0])
+    assert "".join(cells[1].itertext()) == "x=1" and cells[-1][0].text == "(1)"
+
+
+@pytest.mark.parametrize(
+    "latex",
+    [
+        r"\begin{equation} E = mc^2 \end{equation}",
+        r"\begin{equation*} E = mc^2 \end{equation*}",
+        r"\begin{aligned} \color{red} a &= b \end{aligned}",
+        r"\big\{ x \big\}",
+        r"\begin{align} a &= b \\ c &= d \end{align}",
+        r"\begin{gather} a \\ b \end{gather}",
+        r"\begin{multline} a + b \\ + c \end{multline}",
+        r"\begin{split} a &= b \\ &= c \end{split}",
+        r"\begin{eqnarray} a &=& b \\ c &=& d \end{eqnarray}",
+        r"\sum_{\substack{i < j \\ i, j \in S}} x_{ij}",
+        r"\begin{smallmatrix} a & b \\ c & d \end{smallmatrix}",
+        r"\begin{alignat}{2} a &= b & c &= d \end{alignat}",
+        r"\mbox{if } x \intop_0^1 \pmb{x}",
+        r"\widehat{xy} \widetilde{xy}",
+    ],
+)
+def test_constructs_real_posts_use_convert(latex: str) -> None:
+    out = convert_md(f"$$\n{latex}\n$$")
+    assert "<math" in out and "merror" not in out
+
+
+def convert_md(markdown: str) -> str:
+    """A formula through the whole Markdown stage (rewrites and numbering included)."""
+    result = render(markdown, MarkdownContext("post.md"))
+    match = re.search(r"<math.*</math>", result.html, re.DOTALL)
+    assert match is not None, result.html
+    return match.group()
+
+
+# --- safety --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "latex",
+    [
+        r"\text{<script>alert(1)</script>}",
+        "\\text{a\t<img src=x onerror=alert(1)>}",
+        r"\text{</math><script>alert(1)</script>}",
+        r"\mathrm{<b>x</b>}",
+        r"\operatorname{<i>x</i>}",
+    ],
+)
+def test_text_is_escaped(latex: str) -> None:
+    out = convert(latex, False)
+    presentation = out.split("<annotation")[0]
+    assert "<script" not in out and "<img" not in out and "</math><" not in out
+    assert "&lt;" in presentation
+
+
+@pytest.mark.parametrize(
+    "latex",
+    [
+        r"\href{javascript:alert(1)}{x}",
+        r"\url{javascript:alert(1)}",
+        r"\color{red;background:url(javascript:alert(1))}x",
+        r"\hspace{1em;color:red}x",
+        r"\begin{equation}x\label{a\"><script>}\end{equation}",
+    ],
+)
+def test_no_link_or_style_injection(latex: str) -> None:
+    try:
+        out = convert(latex, True)
+    except MathError:
+        return
+    assert "javascript:" not in out.split("<annotation")[0]
+    assert "<script" not in out
+
+
+# --- errors --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("latex", "message", "offset"),
+    [
+        (r"\tetha", r"unknown LaTeX command \tetha (did you mean \theta?)", 0),
+        (r"a + \alpah", r"unknown LaTeX command \alpah (did you mean \alpha?)", 4),
+        (r"\begin{pmatrx} a \end{pmatrx}", "unknown environment {pmatrx} (did you mean", None),
+        (r"\frac{1}{2", "unbalanced braces: a '{' is never closed", None),
+        (r"x}", "unbalanced braces: '}' without a matching '{'", 1),
+        (r"\left( x", r"\left without a matching \right", None),
+        (r"a & b", "'&' outside an alignment", 2),
+        (r"\begin{pmatrix} a \end{bmatrix}", r"\begin{pmatrix} ended by \end{bmatrix}", None),
+    ],
+)
+def test_errors_are_plain_words_with_a_place(latex: str, message: str, offset: int | None) -> None:
+    with pytest.raises(MathError) as excinfo:
+        convert(latex, False)
+    assert excinfo.value.message.startswith(message)
+    assert "Error" not in excinfo.value.message and "StopIteration" not in excinfo.value.message
+    if offset is not None:
+        assert excinfo.value.offset == offset
+
+
+def errors_of(markdown: str, **ctx: object) -> list[str]:
+    with pytest.raises(BuildErrors) as excinfo:
+        render(markdown, MarkdownContext("post.md", **ctx))  # type: ignore[arg-type]
+    return [str(e) for e in excinfo.value.errors]
+
+
+def test_error_column_points_into_the_line_past_rewrites() -> None:
+    text = "Intro.\n\n$$\n\\begin{split} a &= b \\\\[4pt] &= \\foo \\end{split}\n$$\n"
+    (error,) = errors_of(text)
+    assert error.startswith("post.md:4:33: math: unknown LaTeX command \\foo")
+
+
+def test_unclosed_dollars_are_errors_at_their_line() -> None:
+    assert errors_of("One.\n\nThen $x + y and more.\n") == [
+        "post.md:3:6: math: unclosed $ (write \\$ for a literal dollar sign)"
+    ]
+    swallowed = errors_of("$$\nx = 1\n\nMore text.\n\n$$\ny\n$$\n")
+    assert swallowed[0].startswith("post.md:1:1: math: unclosed $$")
+
+
+# --- macros --------------------------------------------------------------------------------
+
+
+def test_macros_from_site_post_and_formulas() -> None:
+    text = (
+        "$$\n\\newcommand{\\norm}[1]{\\lVert #1 \\rVert}\n"
+        "\\DeclareMathOperator*{\\argmax}{arg\\,max}\n\\def\\E{\\mathbb{E}}\n$$\n\n"
+        "Then $\\norm{x} + \\R + \\argmax_y \\E$.\n"
+    )
+    result = render(text, MarkdownContext("post.md", macros=(("R", r"\mathbb{R}"),)))
+    assert result.html.startswith("<p>Then <math")  # the block of definitions shows nothing
+    out = re.search(r"<math.*</math>", result.html).group()  # type: ignore[union-attr]
+    assert texts(out, "mo").count("‖") == 2 and "ℝ" in texts(out, "mi")
+    assert "𝔼" in texts(out, "mi")
+
+
+def test_a_post_may_redefine_a_builtin_and_errors_name_the_macro() -> None:
+    out = convert_md("$$\\renewcommand{\\R}{\\mathcal{R}} \\newcommand{\\R}{x} \\R$$")
+    assert "x" in texts(out, "mi")
+    (error,) = errors_of("$\\bad$", macros=(("bad", r"\frac{"),))
+    assert error == "post.md:1:2: math: unbalanced braces: a '{' is never closed (in a macro)"
+
+
+# --- the math font -------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def site_math() -> frozenset[str]:
+    html_text = "".join(convert(latex, True) for latex in FORMULAS[:6])
+    return fonts.math_characters([html_text])
+
+
+def test_math_characters_skip_the_annotation_and_add_italics(site_math: frozenset[str]) -> None:
+    assert "\\" not in site_math  # only in the TeX annotation
+    # U+1D444 is MATHEMATICAL ITALIC CAPITAL Q, how <mi>Q</mi> renders.
+    assert {"Q", "\U0001d444", "∑", "∞", "√", "\u22a4"} <= site_math
+    assert fonts.italic("h") == "\u210e" and fonts.italic("\u03c4") == "\U0001d70f"
+
+
+def test_subset_font_is_valid_woff2_with_math_table(site_math: frozenset[str]) -> None:
+    source = fonts.find_font(ROOT)
+    assert source is not None
+    data = fonts.subset_woff2(source, site_math)
+    assert data[:4] == b"wOF2"
+    assert len(data) < 60_000, "the subset should be a small fraction of the 600 KB font"
+    font = TTFont(io.BytesIO(data))
+    cmap = font.getBestCmap()
+    assert {ord(c) for c in site_math if ord(c) in TTFont(source).getBestCmap()} <= set(cmap)
+    assert "MATH" in font
+    variants = font["MATH"].table.MathVariants
+    vertical = set(variants.VertGlyphCoverage.glyphs)
+    assert {"parenleft", "parenright", "summation", "radical"} <= vertical
+    glyphs = set(font.getGlyphOrder())
+    for construction in variants.VertGlyphConstruction:  # every size variant is kept
+        for record in construction.MathGlyphVariantRecord:
+            assert record.VariantGlyph in glyphs
+    assert font["name"].getDebugName(1) == fonts.SUBSET_NAME
+
+
+def test_subset_font_is_deterministic(site_math: frozenset[str]) -> None:
+    source = fonts.find_font(ROOT)
+    assert source is not None
+    first = fonts.subset_woff2(source, site_math)
+    fonts.subset_woff2.cache_clear()
+    second = fonts.subset_woff2(source, frozenset(sorted(site_math, reverse=True)))
+    assert first == second
+    assert TTFont(io.BytesIO(first))["head"].modified == TTFont(source)["head"].modified
+
+
+def test_font_face_rule() -> None:
+    css = fonts.font_face_css("../fonts/math.woff2")
+    assert 'font-family: "TeX Gyre Pagella Math"' in css
+    assert 'src: url("../fonts/math.woff2") format("woff2")' in css
+    assert "font-display: swap" in css
