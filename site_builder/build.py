@@ -166,13 +166,14 @@ def _neighbour(ordered: list[content.SourcePost], index: int) -> Neighbour | Non
 
 
 def _bundle_files(source: content.SourcePost, root: Path) -> list[tuple[str, Path]]:
-    """A folder post's own files (images, data), copied beside its page."""
+    """A folder post's own files (images, data), copied beside its page; its Markdown and
+    BibTeX sources are inputs, not content to publish."""
     if source.bundle_dir is None:
         return []
     return [
         (file.relative_to(source.bundle_dir).as_posix(), file)
         for file in files_under(source.bundle_dir, root)
-        if file.name != "index.md"
+        if file.name != "index.md" and file.suffix.lower() != ".bib"
     ]
 
 

@@ -24,7 +24,11 @@ if TYPE_CHECKING:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="site-builder", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="site-builder",
+        description="Build, serve and check a static site of Markdown posts with math, "
+        "notes, code and citations.",
+    )
     parser.add_argument("--version", action="version", version=f"site-builder {__version__}")
     parser.add_argument(
         "-C",
@@ -131,10 +135,15 @@ def quick_noop(args: argparse.Namespace, snapshot: Snapshot | None, started: flo
         return False
     if not args.quiet:
         pages, posts = last
-        print(f"Built {pages} pages ({posts} posts) in {time.perf_counter() - started:.2f} s")
+        print(f"Up to date: {summary(pages, posts)}, nothing changed since the last build")
     if args.verbose:
         print("  nothing changed since the last build: no file was read or written")
     return True
+
+
+def summary(pages: int, posts: int) -> str:
+    """``9 pages (1 post)``: counted in words a person would use."""
+    return f"{pages} page{'s' * (pages != 1)} ({posts} post{'s' * (posts != 1)})"
 
 
 def _options(args: argparse.Namespace) -> tuple[object, ...]:
@@ -166,9 +175,12 @@ def run_build(
     for warning in result.warnings:
         print(warning, file=sys.stderr)
     if args.strict and result.warnings:
-        raise BuildError("site.yaml", None, f"{len(result.warnings)} warning(s) with --strict")
+        first, more = result.warnings[0], len(result.warnings) - 1
+        also = f" (and {more} more)" if more else ""
+        message = f"--strict: this warning{also} fails the build"
+        raise BuildError(first.location.path, first.location.line, message)
     if not args.quiet:
-        print(f"Built {result.pages} pages ({result.posts} posts) in {result.seconds:.2f} s")
+        print(f"Built {summary(result.pages, result.posts)} in {result.seconds:.2f} s")
     if args.verbose:
         reused = result.posts - result.rendered
         print(f"  {result.rendered} posts rendered, {reused} reused from the last build")

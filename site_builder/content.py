@@ -265,11 +265,11 @@ def parse_post(
     ]
     title = data.get("title")
     if title is None:
-        raise BuildError(path, 1, "front matter is missing 'title'")
+        raise BuildError(path, *_missing("title", data, line_of))
     if not isinstance(title, str | int | float) or not str(title).strip():
         raise BuildError(path, line_of("title"), "'title' must be non-empty text")
     if "date" not in data:
-        raise BuildError(path, 1, "front matter is missing 'date'")
+        raise BuildError(path, *_missing("date", data, line_of))
     date = parse_date(data["date"], config, path, line_of("date"))
     updated = (
         parse_date(data["updated"], config, path, line_of("updated"))
@@ -297,6 +297,8 @@ def parse_post(
     for key in ("author", "description", "bibliography", "pdf"):
         if key in data and not isinstance(data[key], str):
             raise BuildError(path, line_of(key), f"'{key}' must be text")
+    if data.get("pdf"):
+        _check_pdf(data["pdf"].strip(), path, config, line_of("pdf"))
     macros = math_macros(data.get("math"))
     if isinstance(macros, str):
         raise BuildError(path, line_of("math"), macros)
@@ -389,6 +391,31 @@ def _fold(name: str) -> str:
     import unicodedata
 
     return unicodedata.normalize("NFC", name).casefold()
+
+
+def _missing(key: str, data: dict[Any, Any], line_of: Any) -> tuple[int, str]:
+    """A required key is missing: point at a near miss (``data:`` for ``date:``) if there is one."""
+    import difflib
+
+    unknown = [str(k) for k in data if k not in KNOWN_KEYS]
+    close = difflib.get_close_matches(key, unknown, n=1)
+    if close:
+        return line_of(close[0]), f"front matter is missing '{key}' (is '{close[0]}' a typo?)"
+    return 1, f"front matter is missing '{key}'"
+
+
+def _check_pdf(pdf: str, path: Path, config: SiteConfig, line: int) -> None:
+    """``pdf:`` becomes Google Scholar's ``citation_pdf_url``: a file that is not there 404s."""
+    if "://" in pdf:
+        return
+    if pdf.startswith("/"):  # site-relative: only static/ is copied to the site's root
+        exists = pdf.startswith("/static/") and (config.root / pdf.lstrip("/")).is_file()
+        where = "static/ (written as /static/...)"
+    else:  # beside the page: a folder post's own file
+        exists = path.name == "index.md" and (config.root / path.parent / pdf).is_file()
+        where = "the post's folder (content/posts/<slug>/ with index.md)"
+    if not exists:
+        raise BuildError(path, line, f"pdf: {pdf!r} is not a file in {where}")
 
 
 def _hint(key: str) -> str:

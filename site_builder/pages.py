@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from jinja2.bccache import Bucket
 
     from site_builder.cache import Cache
+    from site_builder.content import SourcePost
 
 
 def human_date(value: datetime) -> str:
@@ -59,7 +60,27 @@ def make_environment(
     env.filters["human_date"] = human_date
     env.filters["iso"] = lambda d: d.isoformat()
     env.filters["tag_slug"] = tag_url_slug
+    env.filters["preview_status"] = preview_status(config)
     return env
+
+
+def preview_status(config: SiteConfig) -> Callable[[SourcePost], str]:
+    """``Draft`` or ``Scheduled for ...`` on a post shown by ``--drafts`` (a preview that is
+    never deployed), so a draft cannot be mistaken for a published post; "" otherwise."""
+    from site_builder import clock
+
+    now = clock.reference_time() if config.drafts else None
+
+    def status(source: SourcePost) -> str:
+        if now is None:
+            return ""
+        if source.draft:
+            return "Draft"
+        if source.date > now:
+            return f"Scheduled for {human_date(source.date)}"
+        return ""
+
+    return status
 
 
 def _checked_bytecode_cache(cache: Cache) -> jinja2.BytecodeCache:

@@ -121,7 +121,7 @@ def test_bib_syntax_error_names_the_bib_and_line(tmp_path: Path) -> None:
 
 def test_unknown_key_and_missing_bibliography(tmp_path: Path) -> None:
     def edit(site: Path) -> None:
-        post = site / "content/posts/scaled-attention.md"
+        post = site / "content/posts/scaled-attention/index.md"
         post.write_text(post.read_text().replace("came first [see", "came first [see @knuht1984;"))
         own = site / "content/posts/own-bibliography/index.md"
         own.write_text(own.read_text().replace("papers.bib", "missing.bib"))
@@ -129,7 +129,7 @@ def test_unknown_key_and_missing_bibliography(tmp_path: Path) -> None:
     assert failure(tmp_path, edit) == [
         "content/posts/own-bibliography/index.md:4: bibliography "
         "content/posts/own-bibliography/missing.bib not found (paths are relative to the post)",
-        "content/posts/scaled-attention.md:12: unknown citation key @knuht1984",
+        "content/posts/scaled-attention/index.md:12: unknown citation key @knuht1984",
     ]
 
 

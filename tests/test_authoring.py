@@ -1,0 +1,118 @@
+"""Authoring feedback (issue 17): what the build tells an author, beyond errors in Markdown.
+
+A missing ``pdf:`` file, a typo for a required key, drafts marked in a preview,
+``--strict`` naming the warning, a no-op that says so, a post's ``.bib`` kept out
+of the site, and ``--help`` in plain words.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from site_builder.cli import main
+from tests.test_errors import make_site
+
+POST = "---\ntitle: Paper\ndate: 2026-01-02\n{extra}---\n\nText.\n"
+
+
+def run(site: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    status = main(["-C", str(site), *args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_a_pdf_that_is_not_there_is_an_error_at_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = make_site(tmp_path)
+    folder = site / "content" / "posts" / "paper"
+    folder.mkdir()
+    (folder / "index.md").write_text(POST.format(extra="pdf: paper.pdf\n"), encoding="utf-8")
+    status, _, err = run(site, capsys, "build")
+    assert status == 1
+    assert err.startswith("content/posts/paper/index.md:4: pdf: 'paper.pdf' is not a file")
+    (folder / "paper.pdf").write_bytes(b"%PDF-1.4\n")
+    status, _, err = run(site, capsys, "build")
+    assert status == 0, err
+    html = (site / "public" / "posts" / "paper" / "index.html").read_text(encoding="utf-8")
+    assert 'name="citation_pdf_url" content="https://example.org/posts/paper/paper.pdf"' in html
+
+
+def test_a_typo_for_a_required_key_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = make_site(tmp_path)
+    text = "---\ntitle: Typo\ndata: 2026-01-02\n---\n\nText.\n"
+    (site / "content" / "posts" / "typo.md").write_text(text, encoding="utf-8")
+    status, _, err = run(site, capsys, "build")
+    assert status == 1
+    assert "content/posts/typo.md:3: front matter is missing 'date' (is 'data' a typo?)" in err
+
+
+def test_drafts_and_scheduled_posts_are_marked_in_a_preview(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")  # 2026-01-01
+    site = make_site(tmp_path)
+    posts = site / "content" / "posts"
+    (posts / "draft.md").write_text(POST.format(extra="draft: true\n"), encoding="utf-8")
+    later = POST.replace("2026-01-02", "2026-06-01").format(extra="slug: later\n")
+    (posts / "later.md").write_text(later, encoding="utf-8")
+    assert run(site, capsys, "build", "--drafts")[0] == 0
+    public = site / "public"
+    index = (public / "index.html").read_text(encoding="utf-8")
+    assert '<strong class="preview-status">Draft</strong>' in index
+    assert '<strong class="preview-status">Scheduled for 1 June 2026</strong>' in index
+    draft = (public / "posts" / "draft" / "index.html").read_text(encoding="utf-8")
+    assert '<strong class="preview-status">Draft</strong>' in draft
+    assert run(site, capsys, "build")[0] == 0  # a real build: no drafts, no markers
+    assert "preview-status" not in (public / "index.html").read_text(encoding="utf-8")
+
+
+def test_strict_names_the_warning_that_fails_the_build(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = make_site(tmp_path)
+    (site / "content" / "posts" / "odd.md").write_text(
+        POST.format(extra="tittle: x\n"), encoding="utf-8"
+    )
+    status, _, err = run(site, capsys, "build", "--strict")
+    assert status == 1
+    assert "content/posts/odd.md:4: --strict: this warning fails the build" in err
+    assert "site.yaml" not in err
+
+
+def test_a_noop_says_so_and_counts_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = make_site(tmp_path)
+    status, out, _ = run(site, capsys, "build")
+    assert status == 0 and "(1 post)" in out and out.startswith("Built ")
+    status, out, _ = run(site, capsys, "build")
+    assert status == 0
+    assert out.startswith("Up to date: ") and "(1 post)" in out and "0.00 s" not in out
+
+
+def test_a_posts_bib_is_not_published(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    site = make_site(tmp_path)
+    folder = site / "content" / "posts" / "cited"
+    folder.mkdir()
+    (folder / "index.md").write_text(
+        POST.format(extra="bibliography: refs.bib\n").replace("Text.", "As [@k] showed."),
+        encoding="utf-8",
+    )
+    (folder / "refs.bib").write_text("@misc{k, title={T}, year={2020}}\n", encoding="utf-8")
+    (folder / "figure.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg'/>", "utf-8")
+    status, _, err = run(site, capsys, "build")
+    assert status == 0, err
+    out = site / "public" / "posts" / "cited"
+    assert (out / "figure.svg").exists() and not (out / "refs.bib").exists()
+
+
+def test_help_is_plain_words(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert ":class:" not in out and "``" not in out
