@@ -28,7 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import floor
+from bench import floor, hugo
 from bench.corpus import ROOT, make_corpus, post
 
 MEASURE = """
@@ -216,6 +216,12 @@ def main() -> None:
             f"\ncold build / 2-process floor: {statistics.median(paired):.2f} (target <= 1.1; "
             f"median of the runs' own ratios {', '.join(f'{r:.2f}' for r in paired)})"
         )
+        if hugo.available():
+            hugo_seconds = hugo.run(site / "content" / "posts", args.runs)
+            print(
+                f"hugo, cold (same posts, math left as text): {hugo_seconds:.2f} s; "
+                f"cold build / hugo: {cold['seconds'] / hugo_seconds:.2f}"
+            )
         for name in ("no-op rebuild", "one-post edit"):
             print(f"{name}: {results[name]['seconds']:.2f} s (target <= 0.3 s)")
         reload = results["serve: edit to reload"]["seconds"]
