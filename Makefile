@@ -36,7 +36,7 @@ endif
 QUIETLY = quietly() { log=$$(mktemp); if "$$@" >"$$log" 2>&1; then rm -f "$$log"; \
 	else status=$$?; cat "$$log" >&2; rm -f "$$log"; return $$status; fi; }; quietly
 
-.PHONY: build test test-torch lint-workflows serve check bench fuzz lint clean
+.PHONY: build test test-fast test-torch lint-workflows serve check bench fuzz lint clean
 
 $(STAMP): pyproject.toml
 	@echo "Setting up $(VENV) with $(if $(UV),uv,pip) (quiet unless something fails)"
@@ -66,6 +66,10 @@ test: $(TEST_STAMP) lint-workflows
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/pytest -q
+
+# The edit loop: everything but the browser tests (Chromium, Lighthouse, axe).
+test-fast: $(TEST_STAMP)
+	$(BIN)/pytest -q -m "not browser"
 
 # The live torch comparison (and a check that torch still reproduces the recording).
 test-torch: $(TORCH_STAMP)

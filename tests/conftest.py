@@ -31,3 +31,10 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     site = copy_site(tmp_path_factory.mktemp("site"))
     build(load_config(site), site / "public")
     return site / "public"
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Close the Chromium the browser tests shared (``tests/browser.py``)."""
+    from tests.browser import close_browser
+
+    close_browser()
