@@ -28,6 +28,7 @@ FONT_FILE = "texgyrepagella-math.otf"
 FAMILY = "TeX Gyre Pagella Math"
 # GUST Font License asks that modified versions be renamed: the subset is.
 SUBSET_NAME = "Pagella Math Subset"
+PACKAGE_FONTS = Path(__file__).resolve().parent / "data"
 
 _MATH = re.compile(r"<math\b.*?</math>", re.DOTALL)
 _ANNOTATION = re.compile(r"<annotation\b.*?</annotation>", re.DOTALL)
@@ -73,8 +74,9 @@ def italic(char: str) -> str | None:
 
 
 def find_font(root: Path) -> Path | None:
-    """The site's own ``fonts/`` first, then the copy shipped beside this package."""
-    for directory in (root / "fonts", Path(__file__).resolve().parent.parent / "fonts"):
+    """The site's own ``fonts/`` first, then the copy shipped in the package (``data/``), so
+    a site made with an installed wheel has its math font too."""
+    for directory in (root / "fonts", PACKAGE_FONTS):
         if (directory / FONT_FILE).is_file():
             return directory / FONT_FILE
     return None

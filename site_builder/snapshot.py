@@ -70,7 +70,7 @@ class Snapshot:
         parts.append(_stat(str(root / "site.yaml")))
         for name in WATCHED[1:]:
             _tree(str(root / name), parts)
-        _tree(str(PACKAGE.parent / "fonts"), parts)  # the math font's fallback copy
+        _tree(str(PACKAGE / "data"), parts)  # the math font's packaged copy
         self.inputs = hashlib.sha256(marshal.dumps(parts)).hexdigest()
         self.now = reference_seconds()
         self._saved: dict[str, object] | None = None

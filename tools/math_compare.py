@@ -9,7 +9,7 @@ in Chromium at 1280 px.
 
 The left column goes through the public Markdown stage (``site_builder.markdown.render``),
 exactly as a post's body does, and is styled by copies of the site's own CSS and
-text faces. The math font is the full TeX Gyre Pagella Math from ``fonts/``: a
+text faces. The math font is the full TeX Gyre Pagella Math (``site_builder/data/``): a
 build subsets it per site (``site_builder/fonts.py``), and a subset cut for one
 post would miss glyphs these formulas need, which would show as a font problem
 that the site does not have.
