@@ -34,32 +34,8 @@ from site_builder.snapshot import Snapshot
 
 RELOAD_PATH = "/__reload"
 OVERLAY_ID = "__site_builder_error"
-RELOAD_SCRIPT = f"""<script>/* injected by site-builder serve; not in public/ */
-(() => {{
-  let first = null;
-  const show = (message) => {{
-    let box = document.getElementById("{OVERLAY_ID}");
-    if (!box) {{
-      box = document.createElement("pre");
-      box.id = "{OVERLAY_ID}";
-      box.setAttribute("role", "alert");
-      box.style.cssText = "position:fixed;inset:auto 0 0 0;max-height:60vh;overflow:auto;" +
-        "margin:0;padding:1rem 1.25rem;background:#3b0d0d;color:#ffe9e9;z-index:2147483647;" +
-        "font:14px/1.45 ui-monospace,monospace;white-space:pre-wrap;border-top:4px solid #e5484d";
-      document.body.append(box);
-    }}
-    box.textContent = "Build failed; fix the file and this page reloads.\\n\\n" + message;
-  }};
-  const events = new EventSource("{RELOAD_PATH}");
-  events.addEventListener("build", (event) => {{
-    const state = JSON.parse(event.data);
-    if (first === null) first = state.generation;
-    if (state.error) show(state.error);
-    else if (state.generation !== first) location.reload();
-  }});
-}})();
-</script>
-"""
+# The script is its own file (package data); the server adds the page's build number.
+RELOAD_JS = (Path(__file__).parent / "livereload.js").read_text(encoding="utf-8")
 
 
 class LiveState:
@@ -89,9 +65,13 @@ class LiveState:
             self.changed.notify_all()
 
 
-def inject(html: bytes) -> bytes:
-    """Put the reload script before the last ``</body>`` (or at the end of a fragment)."""
-    script = RELOAD_SCRIPT.encode("utf-8")
+def inject(html: bytes, generation: int) -> bytes:
+    """Put the reload script before the last ``</body>`` (or at the end of a fragment),
+    telling it which build the page came from."""
+    script = (
+        f'<script data-generation="{generation}" data-events="{RELOAD_PATH}" '
+        f'data-overlay="{OVERLAY_ID}">{RELOAD_JS}</script>'
+    ).encode()
     index = html.lower().rfind(b"</body>")
     return html + script if index < 0 else html[:index] + script + html[index:]
 
@@ -110,6 +90,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     state: LiveState
     out: Path
+    generation = 0  # the build the page being sent came from
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, directory=str(self.out), **kwargs)
@@ -126,6 +107,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             self._events()
             return
         self._wait_for_output()
+        # Read before the file: the page is at least this new, so a later build reloads it.
+        self.generation = self.state.generation
         target = Path(self.translate_path(self.path))
         try:
             if target.is_dir() and self.path.split("?", 1)[0].endswith("/"):
@@ -155,7 +138,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             time.sleep(0.02)
 
     def _send_html(self, status: int, html: bytes) -> None:
-        body = inject(html)
+        body = inject(html, self.generation)
         self.send_response(status)
         self.send_header("Content-Type", "text/html; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.serve import OVERLAY_ID, RELOAD_PATH
+from site_builder.serve import OVERLAY_ID, RELOAD_PATH, inject
 from tests.test_blog import copy_blog
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -129,6 +129,9 @@ def test_serve_rebuilds_reports_errors_recovers_and_stops(server: Server) -> Non
     wait_for(lambda: events.seen, "the current build over /__reload")
     first = events.seen[0]
     assert first["error"] is None
+    # The page says which build it came from, so one that finishes while the page loads
+    # (before its event stream connects) still reloads it.
+    assert f'data-generation="{first["generation"]}"' in html
 
     post.write_text(original + "\nFRESHLY-EDITED text.\n")
     wait_for(lambda: "FRESHLY-EDITED" in server.get("/posts/hello-world/")[1], "the edit")
@@ -209,3 +212,9 @@ def test_serve_starts_even_when_the_first_build_fails(tmp_path: Path) -> None:
     finally:
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=15) == 0
+
+
+def test_reload_script_knows_the_build_the_page_came_from() -> None:
+    page = inject(b"<html><body><p>x</p></body></html>", 7)
+    assert page.endswith(b"</script></body></html>")
+    assert b'data-generation="7"' in page and b"state.generation !== served" in page
