@@ -44,8 +44,13 @@ def parse(text: str, shown: Path | str) -> dict[str, Entry]:
     import pybtex.errors
     from pybtex.database import BibliographyDataError
     from pybtex.database.input.bibtex import Parser
+    from pybtex.exceptions import PybtexError
     from pybtex.scanner import PybtexSyntaxError
 
+    from site_builder.content import check_control_characters
+
+    check_control_characters(text, shown)
+    text = _biblatex_names(text)
     strict = pybtex.errors.strict
     pybtex.errors.set_strict_mode(True)  # errors raise instead of printing and going on
     try:
@@ -55,9 +60,49 @@ def parse(text: str, shown: Path | str) -> dict[str, Entry]:
         raise BuildError(shown, exc.lineno, f"BibTeX syntax error: {detail}") from None
     except BibliographyDataError as exc:
         raise BuildError(shown, _duplicate_line(text, str(exc)), f"BibTeX: {exc}") from None
+    except PybtexError as exc:  # a name pybtex cannot split, and the like: at its line
+        quoted = re.search(r"'(.+)'", str(exc))
+        at = text.find(quoted.group(1)) if quoted else -1
+        line = text.count("\n", 0, at) + 1 if at >= 0 else None
+        raise BuildError(shown, line, f"BibTeX: {exc}") from None
     finally:
         pybtex.errors.set_strict_mode(strict)
     return {key: _format(key, entry) for key, entry in data.entries.items()}
+
+
+_NAME_FIELD = re.compile(r"\b(author|editor)\s*=\s*\{", re.IGNORECASE)
+_NAME_PART = re.compile(r"(?:^|,)\s*(family|given|prefix|suffix)\s*=\s*(\{[^{}]*\}|[^,]*)")
+
+
+def _biblatex_names(text: str) -> str:
+    """biblatex's extended names (``family=Smith, given=John, prefix=van``), which ICLR
+    blog-track ``.bib`` files use, as BibTeX's ``van Smith, John`` that pybtex splits."""
+    if "family=" not in text and "given=" not in text:
+        return text
+    out = []
+    pos = 0
+    for match in _NAME_FIELD.finditer(text):
+        start = match.end()
+        depth, end = 1, start
+        while end < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[end], 0)
+            end += 1
+        if depth:
+            break
+        names = re.split(r"\s+and\s+", text[start : end - 1])
+        out.append(text[pos:start] + " and ".join(_bibtex_name(n) for n in names))
+        pos = end - 1
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _bibtex_name(name: str) -> str:
+    """One name: biblatex's key=value form as ``prefix family, suffix, given``; others as is."""
+    parts = {key.lower(): value.strip() for key, value in _NAME_PART.findall(name)}
+    if "family" not in parts:
+        return name
+    family = " ".join(p for p in (parts.get("prefix", ""), parts["family"]) if p)
+    return ", ".join(p for p in (family, parts.get("suffix", ""), parts.get("given", "")) if p)
 
 
 def _duplicate_line(text: str, message: str) -> int | None:
@@ -109,10 +154,35 @@ def _latex(value: str) -> str:
 
 
 def _sentence_case(value: str) -> str:
-    """BibTeX's title case change: lower-case except the first letter and ``{Protected}`` text."""
+    """BibTeX's title case change: lower-case except the first letter and ``{Protected}`` text.
+
+    APA also keeps a capital after a colon ("RoFormer: Enhanced transformer ..."), which
+    BibTeX's change does not know: each part after a colon outside braces starts afresh.
+    """
     from pybtex.richtext import Text
 
-    return str(Text.from_latex(value).capitalize().render_as("text")).strip()
+    parts = [
+        " " * (part[:1].isspace()) + str(Text.from_latex(part).capitalize().render_as("text"))
+        for part in _colon_parts(value)
+    ]
+    return ":".join(parts).strip()
+
+
+def _colon_parts(value: str) -> list[str]:
+    """``value`` split at each colon and space outside braces (``{A: B}`` is protected; a
+    ratio such as ``3:1`` has no space and is not a break)."""
+    parts: list[str] = []
+    depth = start = 0
+    for index, char in enumerate(value):
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+        elif char == ":" and depth == 0 and value[index + 1 : index + 2].isspace():
+            parts.append(value[start:index])
+            start = index + 1
+    parts.append(value[start:])
+    return parts
 
 
 def _person(person: Any) -> tuple[str, str]:

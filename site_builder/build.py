@@ -19,7 +19,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from site_builder import assets, bibliography, clock, content, feeds, fonts, pages, postwork
+from site_builder import assets, bibliography, clock, content, feeds, fonts, pages, postwork, search
 from site_builder.cache import Cache, Manifest, code_version, hash_parts
 from site_builder.config import SiteConfig
 from site_builder.errors import BuildError, BuildErrors, BuildWarning
@@ -107,7 +107,7 @@ def plan_jobs(
                 config.raw_html,
                 source.path,
                 source.body_line,
-                "\n".join(rel for rel, _ in bundle),
+                "\n".join(_bundle_stamp(rel, file) for rel, file in bundle),
                 source.body_hash,
                 config.citation_style,
                 bib_keys[source.bibliography],
@@ -155,6 +155,8 @@ def _front_matter(source: content.SourcePost) -> str:
             source.tags,
             source.draft,
             source.pdf,
+            source.toc,  # the table of contents is the page's, not the Markdown's
+            source.toc_depth,
         )
     )
 
@@ -163,6 +165,18 @@ def _neighbour(ordered: list[content.SourcePost], index: int) -> Neighbour | Non
     if 0 <= index < len(ordered):
         return Neighbour(ordered[index].title, f"posts/{ordered[index].slug}/")
     return None
+
+
+_SIZED = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".svg"})
+
+
+def _bundle_stamp(rel: str, file: Path) -> str:
+    """A bundle file's name, and for an image its size and time: the page carries the image's
+    width and height, so a replaced image must re-render the post."""
+    if file.suffix.lower() not in _SIZED:
+        return rel
+    stat = file.stat()
+    return f"{rel}:{stat.st_size}:{stat.st_mtime_ns}"
 
 
 def _bundle_files(source: content.SourcePost, root: Path) -> list[tuple[str, Path]]:
@@ -451,6 +465,8 @@ class SiteOutputs:
             *(f"{_front_matter(post.source)}{post.reading_minutes}" for post in self.posts),
         )
         feed = hash_parts(listing, *(job.render_key for job in self.planned[: feeds.FEED_SIZE]))
+        # Every post's text: any body edit rebuilds the index (the index is whole-site).
+        search_key = hash_parts(listing, *(job.render_key for job in self.planned))
         statics = [(rel, src.stat()) for rel, src in assets.static_files(self.config.root)]
         chars = frozenset("".join(s.math_chars for s in self.summaries.values()))
         font = fonts.find_font(self.config.root)
@@ -462,6 +478,7 @@ class SiteOutputs:
         )
         self._group("listings", listing, self._write_listings)
         self._group("feed", feed, self._write_feed)
+        self._group("search", search_key, self._write_search)
         self._group("assets", asset_key, lambda: self._write_assets(chars))
 
     def _group(self, name: str, key: str, write: Callable[[], None]) -> None:
@@ -508,6 +525,21 @@ class SiteOutputs:
     def _write_feed(self) -> None:
         site = self._site(with_feed_html=True)
         self.output.write("feed.xml", pages.render_feed(site, self._env(site)))
+
+    def _write_search(self) -> None:
+        docs = [
+            search.Document(
+                path=post.path,
+                title=post.title,
+                date=pages.human_date(post.source.date),
+                html=rendered.html + (rendered.notes_html or ""),
+                language=self.config.language,
+            )
+            for job, post in zip(self.planned, self.posts, strict=True)
+            for rendered in [self._full(job)]
+        ]
+        for rel, data in search.build_index(docs):
+            self.output.write(rel, data)
 
     def _write_assets(self, chars: frozenset[str]) -> None:
         assets.write_assets(self.config.root, self.output, chars, self.cache, self.early_font)

@@ -55,15 +55,17 @@ class Ref:
 @dataclass
 class Report:
     problems: list[Problem] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # leftovers from another tool's markup
     pages: int = 0
     links: int = 0
     assets: int = 0
 
     def summary(self) -> str:
         counts = f"{self.pages} pages, {self.links} links and {self.assets} assets"
+        warned = f", {len(self.warnings)} warning(s)" if self.warnings else ""
         if not self.problems:
-            return f"Checked {counts}: no problems"
-        return f"Checked {counts}: {len(self.problems)} problem(s)"
+            return f"Checked {counts}: no problems{warned}"
+        return f"Checked {counts}: {len(self.problems)} problem(s){warned}"
 
 
 class PageParser(HTMLParser):
@@ -227,4 +229,15 @@ class Checker:
 
 def check_site(public: Path, config: SiteConfig) -> Report:
     """Check a built site; ``config`` must be the one it was built with (base URL)."""
-    return Checker(public, config).run()
+    report = Checker(public, config).run()
+    report.warnings = _leftovers(public, config)
+    return report
+
+
+def _leftovers(public: Path, config: SiteConfig) -> list[str]:
+    """Markup another blog tool left in a post's page (see ``leftovers``), by source line."""
+    from site_builder.content import load_posts
+    from site_builder.leftovers import find_leftovers
+
+    sources = {f"posts/{p.slug}/index.html": p.path for p in load_posts(config).posts}
+    return find_leftovers(public, config.root, sources)

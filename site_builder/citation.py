@@ -3,6 +3,11 @@
 The key follows Google Scholar's habit, ``<author last name><year><first title
 word>`` (``sahu2026attention``), skipping a leading article so "The ..." posts
 don't all cite as ``...the``.
+
+The entry cites a web page by ``url`` and ``urldate``, as Quarto's ``@online`` does, but as a
+``@misc``: ``@article`` without a ``journal`` makes BibTeX warn, ``@online`` is BibLaTeX's
+alone, and ``@misc`` is known to both (BibLaTeX reads ``urldate``; BibTeX skips it quietly).
+``howpublished`` names the blog, which BibTeX's standard styles print for a ``@misc``.
 """
 
 from __future__ import annotations
@@ -48,22 +53,33 @@ def apa_name(author: str) -> str:
 
 
 def make_citation(
-    author: str, title: str, year: int, url: str, date: str = "", site: str = ""
+    author: str,
+    title: str,
+    year: int,
+    url: str,
+    date: str = "",
+    site: str = "",
+    urldate: str = "",
 ) -> Citation:
     """BibTeX for one post, fields aligned as a person would write them, and APA text.
 
-    ``date`` is the APA date in parentheses ("2026, November 29"), ``site`` the blog's name.
+    ``date`` is the APA date in parentheses ("2026, November 29"), ``site`` the blog's name,
+    ``urldate`` the ISO date the page was last changed (the build reads no clock, so the
+    post's own date stands for "visited": a reader who cites later updates it).
     """
     key = citation_key(author, year, title)
     fields = [
         ("author", _escape(author)),
         ("title", _escape(title)),
         ("year", str(year)),
+        ("howpublished", _escape(site)),
         ("url", url),
+        ("urldate", urldate),
     ]
+    fields = [(name, value) for name, value in fields if value]
     width = max(len(name) for name, _ in fields)
     body = ",\n".join(f"  {name.ljust(width)} = {{{value}}}" for name, value in fields)
     apa = f"{apa_name(author)} ({date or year}). {title}{'' if title[-1:] in '.?!' else '.'}"
     if site:
         apa += f" {site}."
-    return Citation(key=key, bibtex=f"@article{{{key},\n{body}\n}}", apa=f"{apa} {url}")
+    return Citation(key=key, bibtex=f"@misc{{{key},\n{body}\n}}", apa=f"{apa} {url}")

@@ -1,4 +1,4 @@
-"""Command line: ``site-builder build|serve|check|new``.
+"""Command line: ``site-builder build|serve|check|new|import``.
 
 The one place that catches :class:`BuildError`: users see ``path:line: message``
 and exit status 1, never a traceback.
@@ -63,6 +63,20 @@ def _parser() -> argparse.ArgumentParser:
         "--bundle",
         action="store_true",
         help="make content/posts/<slug>/index.md, a folder for the post's images and .bib",
+    )
+    import_cmd = commands.add_parser(
+        "import", help="import posts from a Jekyll/al-folio, Hugo or Quarto blog"
+    )
+    import_cmd.add_argument("source", type=Path, help="the blog's folder (or one post file)")
+    import_cmd.add_argument(
+        "--from",
+        dest="source_format",
+        choices=("jekyll", "hugo", "quarto"),
+        default=None,
+        help="the source's format (default: detected)",
+    )
+    import_cmd.add_argument(
+        "--into", type=Path, default=None, help="where posts go (default: content/posts)"
     )
     return parser
 
@@ -200,8 +214,11 @@ def run_check(args: argparse.Namespace) -> int:
     report = check_site(out, config)
     for problem in report.problems:
         print(problem)
-    print(report.summary(), file=sys.stderr if report.problems else sys.stdout)
-    return 1 if report.problems else 0
+    for warning in report.warnings:
+        print(warning, file=sys.stderr)
+    failed = bool(report.problems) or (args.strict and bool(report.warnings))
+    print(report.summary(), file=sys.stderr if failed else sys.stdout)
+    return 1 if failed else 0
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -227,6 +244,21 @@ def run_new(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_import(args: argparse.Namespace) -> int:
+    """Import posts, print what needs a hand with ``path:line``, then a summary."""
+    from site_builder.importer import import_posts
+
+    into = args.into if args.into is not None else args.root.resolve() / "content" / "posts"
+    report = import_posts(args.source, into, args.source_format)
+    for post in report.posts:
+        if post.skipped:
+            print(f"{post.source}: skipped: {post.skipped}", file=sys.stderr)
+    for note in report.notes:
+        print(note, file=sys.stderr)
+    print(report.summary())
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     snapshot = None
@@ -246,6 +278,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_serve(args)
         elif args.command == "new":
             return run_new(args)
+        elif args.command == "import":
+            return run_import(args)
     except BuildErrors as exc:
         for warning in exc.warnings:
             print(warning, file=sys.stderr)

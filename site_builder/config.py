@@ -26,6 +26,8 @@ KNOWN_KEYS = {
     "raw_html",
     "citation_style",
     "math",
+    "toc",
+    "toc-depth",
 }
 CITATION_STYLES = ("numeric", "author-year")
 
@@ -46,6 +48,8 @@ class SiteConfig:
     citation_style: str = "numeric"  # how [@key] reads: "[1]" or "(Vaswani et al., 2017)"
     # ``math: {macros: {R: '\\mathbb{R}'}}``: (name, LaTeX) pairs every formula can use.
     math_macros: tuple[tuple[str, str], ...] = ()
+    toc: bool = False  # ``toc: true``: every post lists its sections (a post may say false)
+    toc_depth: int = 3  # ``toc-depth``: the deepest heading level listed
 
     @property
     def base_path(self) -> str:
@@ -116,7 +120,13 @@ def load_config(root: Path, cache_dir: Path | None = None) -> SiteConfig:
     macros = math_macros(data.get("math"))
     if isinstance(macros, str):
         raise BuildError(path, _line_of(text, "math"), macros)
+    toc, depth = data.get("toc", False), data.get("toc-depth", 3)
+    for key, problem in (("toc", toc_problem(toc, None)), ("toc-depth", toc_problem(None, depth))):
+        if problem:
+            raise BuildError(path, _line_of(text, key), problem)
     return SiteConfig(
+        toc=toc,
+        toc_depth=depth,
         root=root,
         math_macros=macros,
         citation_style=style,
@@ -162,6 +172,15 @@ def _line_of(text: str, key: str) -> int | None:
 
 
 __all__ = ["SiteConfig", "load_config", "with_overrides"]
+
+
+def toc_problem(toc: object, depth: object) -> str | None:
+    """What is wrong with ``toc`` or ``toc-depth`` (site.yaml or front matter), if anything."""
+    if toc is not None and not isinstance(toc, bool):
+        return "'toc' must be true or false"
+    if depth is not None and (isinstance(depth, bool) or depth not in range(1, 7)):
+        return "'toc-depth' must be a heading level from 1 to 6"
+    return None
 
 
 _MACRO_NAME = re.compile(r"[A-Za-z]+")

@@ -16,7 +16,7 @@ from pathlib import Path
 from stat import S_ISREG
 from typing import Any
 
-from site_builder.config import SiteConfig, math_macros
+from site_builder.config import SiteConfig, math_macros, toc_problem
 from site_builder.errors import BuildError, BuildWarning, Location
 from site_builder.slug import slugify
 
@@ -32,6 +32,8 @@ KNOWN_KEYS = {
     "bibliography",
     "pdf",
     "math",
+    "toc",
+    "toc-depth",
 }
 BODY_BUDGET = 16 * 1024 * 1024  # characters of Markdown held in memory while loading
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -63,6 +65,8 @@ class SourcePost:
     math_macros: tuple[tuple[str, str], ...] = ()  # ``math: {macros: ...}``, over the site's
     slug_line: int | None = None  # the ``slug:`` line; None when the slug is the file name's
     tags_line: int = 1
+    toc: bool | None = None  # ``toc:``; None: site.yaml's choice
+    toc_depth: int | None = None  # ``toc-depth:``; None: site.yaml's
 
 
 @dataclass(frozen=True)
@@ -175,7 +179,31 @@ def read_post(
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise BuildError(rel, line, "file is not valid UTF-8") from None
-    return parse_post(normalise_newlines(text), rel, config, known)
+    text = normalise_newlines(text)
+    check_control_characters(text, rel)
+    return parse_post(text, rel, config, known)
+
+
+# C0 controls but tab and newline, and DEL: XML 1.0 forbids them (feed.xml would not
+# parse) and HTML calls them parse errors. A form feed pasted from a PDF is the usual one.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def check_control_characters(text: str, rel: Path | str) -> None:
+    """Stop at the first control character, naming it: it cannot appear in the site."""
+    match = _CONTROL.search(text)
+    if match is None:
+        return
+    char = match.group()
+    line = text.count("\n", 0, match.start()) + 1
+    column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
+    name = _CONTROL_NAMES.get(char, "a control character")
+    message = f"U+{ord(char):04X} ({name}) cannot appear in a page or the feed: delete it"
+    raise BuildError(rel, line, message, column)
+
+
+_CONTROL_NAMES = {"\x00": "NUL", "\x07": "bell", "\x08": "backspace", "\x0b": "vertical tab",
+                  "\x0c": "form feed", "\x1b": "escape", "\x7f": "delete"}  # fmt: skip
 
 
 def normalise_newlines(text: str) -> str:
@@ -302,7 +330,16 @@ def parse_post(
     macros = math_macros(data.get("math"))
     if isinstance(macros, str):
         raise BuildError(path, line_of("math"), macros)
+    toc, toc_depth = data.get("toc"), data.get("toc-depth")
+    for key, problem in (
+        ("toc", toc_problem(toc, None)),
+        ("toc-depth", toc_problem(None, toc_depth)),
+    ):
+        if problem:
+            raise BuildError(path, line_of(key), problem)
     post = SourcePost(
+        toc=toc,
+        toc_depth=toc_depth,
         path=path,
         math_macros=macros,
         slug=slug,

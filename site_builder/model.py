@@ -43,6 +43,7 @@ class Post:
             self.url,
             date=f"{date.year}, {MONTHS[date.month - 1]} {date.day}",
             site=self.site_title,
+            urldate=(self.source.updated or date).strftime("%Y-%m-%d"),
         )
 
     @property

@@ -19,6 +19,7 @@ from site_builder.errors import BuildError
 from site_builder.meta import page_meta, post_meta
 from site_builder.model import MONTHS, Post, Site
 from site_builder.slug import tag_url_slug
+from site_builder.toc import table_of_contents
 from site_builder.urls import page_url
 
 if TYPE_CHECKING:
@@ -205,6 +206,7 @@ def render_post_page(
         newer=newer,
         page_path=post.path,
         meta=post_meta(config, post),
+        toc=table_of_contents(post, config),
     )
 
 
@@ -226,6 +228,15 @@ def render_listing_pages(site: Site, env: jinja2.Environment) -> Iterator[tuple[
             "404.html",
             page_path="404.html",
             meta=page_meta(config, "404.html", "Page not found"),
+        ),
+    )
+    yield (
+        "search/index.html",
+        render_template(
+            env,
+            "search.html",
+            page_path="search/",
+            meta=page_meta(config, "search/", "Search", f"Search the posts of {config.title}."),
         ),
     )
     yield "sitemap.xml", render_template(env, "sitemap.xml", entries=feeds.sitemap_entries(site))

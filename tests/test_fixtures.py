@@ -5,7 +5,8 @@ Each case is a title line, ``.``, the Markdown, ``.``, the expected HTML, ``.``
 lines means the document must fail with exactly those errors.
 
 Citation fixtures (files named ``citations*.md``) cite ``refs.bib`` beside them;
-``*_author_year.md`` renders them in the author-year style. The References
+``*_author_year.md`` renders them in the author-year style. Image fixtures
+(``image*.md``) find their files in ``images/`` beside them. The References
 list, when there is one, follows the HTML.
 """
 
@@ -29,6 +30,8 @@ CASES = [
 
 
 def context(stem: str) -> MarkdownContext:
+    if stem.startswith("image"):
+        return MarkdownContext("post.md", resource_dir=FIXTURES / "images")
     if not stem.startswith("citations"):
         return MarkdownContext("post.md")
     bib = parse((FIXTURES / "refs.bib").read_text(encoding="utf-8"), "refs.bib")

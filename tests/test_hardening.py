@@ -624,3 +624,65 @@ def test_full_build_swaps_public_in_one_step(tmp_path: Path) -> None:
         pytest.skip("this file system cannot exchange directories")
     assert (old / "index.html").read_text() == "new"  # never a moment without public/
     assert (new / "index.html").read_text() == "old"
+
+
+# --- control characters, biblatex names (issue 13, leaking or corrupting) -----------------
+
+
+@pytest.mark.parametrize(("char", "name"), [("\x0c", "form feed"), ("\x07", "bell")])
+def test_control_characters_are_an_error_at_their_place(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], char: str, name: str
+) -> None:
+    """A form feed pasted from a PDF made feed.xml invalid XML while the build said 0."""
+    site = make_site(tmp_path)
+    assert main(["-C", str(site), "build", "--quiet"]) == 0
+    before = tree_digest(site / "public")
+    capsys.readouterr()
+    post = "---\ntitle: Pasted\ndate: 2026-01-01\n---\n\nOne line.\nTwo" + char + " lines.\n"
+    (site / "content" / "posts" / "pasted.md").write_text(post, encoding="utf-8")
+    assert main(["-C", str(site), "build"]) == 1
+    err = capsys.readouterr().err
+    assert f"content/posts/pasted.md:7:4: U+{ord(char):04X} ({name}) cannot appear" in err
+    assert tree_digest(site / "public") == before
+
+
+def test_control_characters_in_a_bib_are_an_error() -> None:
+    from site_builder.errors import BuildError
+
+    with pytest.raises(BuildError, match=r"refs.bib:2:.*U\+000C"):
+        bibliography.parse("@misc{k,\n  title = {A\x0cB}, year = {2020}}\n", "refs.bib")
+
+
+def test_biblatex_extended_names_are_read() -> None:
+    text = (
+        "@article{smith2020,\n"
+        "  author = {family=Berg, given=Jan, prefix=van den, useprefix=true and Doe, Jane},\n"
+        "  title = {A title}, year = {2020},\n}\n"
+    )
+    entry = bibliography.parse(text, "refs.bib")["smith2020"]
+    assert entry.authors == "van den Berg & Doe"
+    assert entry.text.startswith("van den Berg, J., & Doe, J. (2020).")
+
+
+def test_a_name_pybtex_cannot_split_is_reported_at_its_line() -> None:
+    from site_builder.errors import BuildError
+
+    text = "@misc{a, title={T}, year={2020}}\n@misc{b,\n  author = {Smith, John, Jr, Extra},\n}\n"
+    with pytest.raises(BuildError, match=r"refs.bib:3: BibTeX: Too many commas"):
+        bibliography.parse(text, "refs.bib")
+
+
+@pytest.mark.parametrize("src", ["../../../site.yaml", "../../../../etc/passwd", "sub/../../x.png"])
+def test_images_must_stay_in_the_post_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], src: str
+) -> None:
+    """The files exist, but nothing outside the folder is copied: a broken image, shipped."""
+    site = make_site(tmp_path)
+    folder = site / "content" / "posts" / "pics"
+    folder.mkdir()
+    (site / "content" / "x.png").write_bytes(b"\x89PNG")
+    text = f"---\ntitle: Pics\ndate: 2026-01-01\n---\n\nSee:\n\n![a picture]({src})\n"
+    (folder / "index.md").write_text(text, encoding="utf-8")
+    assert main(["-C", str(site), "build"]) == 1
+    err = capsys.readouterr().err
+    assert f"content/posts/pics/index.md:8: image '{src}' is outside the post's folder" in err

@@ -79,7 +79,9 @@ def test_bundle_files_are_copied(kitchen: Path) -> None:
     assert (kitchen / "posts/bundle/pixel.png").is_file()
     assert (kitchen / "posts/bundle/data.txt").read_text() == "some data\n"
     html = (kitchen / "posts/bundle/index.html").read_text(encoding="utf-8")
-    assert 'src="pixel.png"' in html and 'loading="lazy"' in html
+    # The post's first image, near the top: sized from the file, and not lazy (it is in view).
+    expected = '<img src="pixel.png" alt="A one-pixel image" width="1" height="1" decoding="async"'
+    assert expected in html
 
 
 def _build_in_subprocess(site: Path, out: Path, env_overrides: dict[str, str]) -> None:

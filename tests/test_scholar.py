@@ -51,7 +51,7 @@ def test_equations_are_numbered_and_referenced(scholar: Path) -> None:
 
 def test_tables_and_figures_share_the_mechanism(scholar: Path) -> None:
     html = page(scholar)
-    assert '<span class="table-label">Table 1:</span> Attention variants and their cost' in html
+    assert '<span class="table-label">Table 1</span> Attention variants and their cost' in html
     assert '<a class="table-ref" href="#tbl-variants">Table 1</a>' in html
     assert '<a class="figure-ref" href="#fig-temperature">Figure 1</a>' in html
 
@@ -244,3 +244,11 @@ def test_inline_citations_do_not_take_the_cite_box_rule(scholar: Path) -> None:
         style = "(e) => getComputedStyle(e).borderTopStyle"
         assert tab.locator("span.cite").first.evaluate(style) == "none"
         assert tab.locator("section.cite").evaluate(style) == "solid"
+
+
+def test_apa_titles_keep_the_capital_after_a_colon() -> None:
+    from site_builder.bibliography import _sentence_case
+
+    title = "{RoFormer}: Enhanced Transformer with Rotary Position Embedding"
+    assert _sentence_case(title) == "RoFormer: Enhanced transformer with rotary position embedding"
+    assert _sentence_case("A {Note: Kept} Ratio of 3:1 Here") == "A Note: Kept ratio of 3:1 here"

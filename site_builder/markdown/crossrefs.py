@@ -7,7 +7,7 @@ order, and ``@eq-variance`` becomes a link reading "Equation 1"
 ``\\ref{eq:x}`` ("1") work too, bare in prose or as ``$\\eqref{eq:x}$``.
 
 The extensions that own a kind of target (``math.numbering``, ``figures``,
-``tables``) call :func:`register` from their own core rules; this module's core
+``tables``, ``theorems``) call :func:`register` from their own core rules; this module's core
 rule runs after them, when every number is known, and turns the ``cite``
 tokens that name a target (see ``citations``) into links. It runs before
 ``text_join`` so an escaped ``\\@eq-x`` stays text.
@@ -25,7 +25,19 @@ from markdown_it.token import Token
 from site_builder.markdown.state import inline_lines, report, source_line
 
 # prefix -> (label in text, noun in messages and the link's class)
-KINDS = {"eq": ("Equation", "equation"), "fig": ("Figure", "figure"), "tbl": ("Table", "table")}
+KINDS = {
+    "eq": ("Equation", "equation"),
+    "fig": ("Figure", "figure"),
+    "tbl": ("Table", "table"),
+    # Theorem-like blocks (``theorems``): Quarto's prefixes.
+    "thm": ("Theorem", "theorem"),
+    "lem": ("Lemma", "lemma"),
+    "cor": ("Corollary", "corollary"),
+    "prp": ("Proposition", "proposition"),
+    "def": ("Definition", "definition"),
+    "exm": ("Example", "example"),
+    "exr": ("Exercise", "exercise"),
+}
 _LATEX_REF = re.compile(r"\\(eqref|ref)\{([^{}]+)\}")
 _MATH_REF = re.compile(r"\s*\\(eqref|ref)\{([^{}]+)\}\s*")
 

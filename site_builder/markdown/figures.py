@@ -29,6 +29,7 @@ from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 from mdit_py_plugins.container import container_plugin
 
+from site_builder.markdown.attributes import parse_attributes
 from site_builder.markdown.crossrefs import register
 from site_builder.markdown.state import report
 
@@ -57,7 +58,6 @@ WIDGETS: dict[str, Callable[[], Widget]] = {"attention-temperature": _temperatur
 
 _CONTAINER = "figure"
 _OURS = re.compile(r"(?:^|\s)(?:#fig-|\.figure(?=[\s}]|$))")
-_ATTR = re.compile(r"""\s*(?:#([\w-]+)|\.([\w-]+)|([\w-]+)=(?:"([^"]*)"|'([^']*)'|([^\s"'}]+)))""")
 
 
 def figures_plugin(md: MarkdownIt) -> None:
@@ -75,38 +75,34 @@ def _validate(params: str, markup: str) -> bool:
     return text.startswith("{") and text.endswith("}") and bool(_OURS.search(text[1:-1]))
 
 
-def parse_attributes(params: str) -> tuple[str | None, list[str], dict[str, str]] | None:
-    """``{#id .class key="value"}`` as (id, classes, attributes); None if it does not parse."""
-    text = params.strip()[1:-1].strip()
-    ident: str | None = None
-    classes: list[str] = []
-    attrs: dict[str, str] = {}
-    pos = 0
-    while pos < len(text):
-        match = _ATTR.match(text, pos)
-        if not match or match.end() == pos:
-            return None
-        pos = match.end()
-        hash_id, cls, key = match.group(1), match.group(2), match.group(3)
-        if hash_id:
-            ident = hash_id
-        elif cls:
-            classes.append(cls)
-        elif key:
-            attrs[key] = next(g for g in match.group(4, 5, 6) if g is not None)
-        pos += len(text[pos:]) - len(text[pos:].lstrip())
-    return ident, classes, attrs
-
-
 # --- core rule: number figures and build widgets ---------------------------------------
 
 
 def _number(state: StateCore) -> None:
+    """Number every figure in document order: widgets, images and groups of images alike."""
     env = cast(dict[str, Any], state.env)  # markdown-it types it as a MutableMapping
     tokens = state.tokens
+    group: dict[str, Any] = {}
+    panels = 0
     for idx, token in enumerate(tokens):
         if token.type == f"container_{_CONTAINER}_open":
             _prepare_figure(env, tokens, idx)
+            if token.meta.get("group"):
+                group, panels = token.meta, 0
+        elif token.type == "image_figure_open":
+            meta = token.meta
+            if not meta["sub"]:
+                meta["number"] = register(env, meta["id"], token)
+                continue
+            meta["letter"] = letter = _letter(panels)
+            panels += 1
+            if meta["id"] and group.get("number") is not None:
+                register(env, meta["id"], token, tag=f"{group['number']}{letter}")
+
+
+def _letter(index: int) -> str:
+    """Subfigures a, b, ... z, then aa, bb: LaTeX's ``subcaption`` stops at z."""
+    return "abcdefghijklmnopqrstuvwxyz"[index % 26] * (index // 26 + 1)
 
 
 def _prepare_figure(env: dict[str, Any], tokens: list[Token], idx: int) -> None:
@@ -122,7 +118,7 @@ def _prepare_figure(env: dict[str, Any], tokens: list[Token], idx: int) -> None:
         return
     name = attrs.get("widget")
     if name is None:
-        report(env, token, f'figure #{ident} needs a widget="..." (known: {known})')
+        _prepare_group(env, tokens, idx, ident, classes, known)
         return
     if name not in WIDGETS:
         report(env, token, f'unknown widget "{name}" in figure #{ident} (known: {known})')
@@ -135,6 +131,28 @@ def _prepare_figure(env: dict[str, Any], tokens: list[Token], idx: int) -> None:
     css = " ".join(dict.fromkeys(["figure", "widget", *classes]))
     token.meta = {"id": ident, "number": number, "widget": name, "class": css, "build": widget}
     _hide_single_caption_paragraph(tokens, idx)
+
+
+def _prepare_group(
+    env: dict[str, Any], tokens: list[Token], idx: int, ident: str, classes: list[str], known: str
+) -> None:
+    """A figure made of the images in the block (see ``image_figures``), captioned by its
+    last paragraph. The meta dict is shared with that caption, so update it in place."""
+    token = tokens[idx]
+    close = next(i for i in range(idx + 1, len(tokens)) if tokens[i].level == token.level)
+    panels = sum(
+        t.type == "image_figure_open" and t.level == token.level + 1 for t in tokens[idx:close]
+    )
+    if not panels:
+        message = f'figure #{ident} holds no images: add some, or a widget="..." (known: {known})'
+        report(env, token, message)
+        return
+    if not token.meta.get("caption"):
+        report(env, token, f"figure #{ident} needs a caption: a paragraph after its images")
+        return
+    number = register(env, ident, token)
+    css = " ".join(dict.fromkeys(["figure", "figure-group", *classes]))
+    token.meta.update({"id": ident, "number": number, "class": css})
 
 
 def _hide_single_caption_paragraph(tokens: list[Token], idx: int) -> None:
@@ -152,9 +170,14 @@ def _render_container(
     self: Any, tokens: Sequence[Token], idx: int, options: OptionsDict, env: dict[str, Any]
 ) -> str:
     token = tokens[idx]
-    if token.nesting == -1:
-        return "</figcaption>\n</figure>\n"
     meta = token.meta
+    if token.nesting == -1:
+        return "</figure>\n" if meta.get("group") else "</figcaption>\n</figure>\n"
+    if meta.get("group"):
+        return (
+            f'<figure id="{escapeHtml(meta["id"])}" class="{escapeHtml(meta["class"])}">\n'
+            '<div class="subfigures">\n'
+        )
     widget: Widget = meta["build"]
     src = f' data-src="{escapeHtml(widget.data_src)}"' if widget.data_src else ""
     following = tokens[idx + 1]

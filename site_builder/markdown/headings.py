@@ -17,6 +17,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
+from site_builder.markdown.crossrefs import KINDS
 from site_builder.slug import slugify
 
 # Ids the page template or the other extensions use: a heading called "APA", "BibTeX",
@@ -34,11 +35,12 @@ RESERVED_IDS = frozenset(
         "bibtex",
         "cite-format-apa",
         "cite-format-bibtex",
+        "toc-title",
     }
 )
 # Families of generated ids (footnotes, sidenotes, citation tooltips, references,
-# equations, figures, tables): a heading slug like these is prefixed.
-RESERVED_PATTERN = re.compile(r"(?:fn|sn|fnref|cite-)\d+|(?:ref|eq|fig|tbl)-.*")
+# equations, figures, tables, theorems): a heading slug like these is prefixed.
+RESERVED_PATTERN = re.compile(r"(?:fn|sn|fnref|cite-)\d+|(?:ref|" + "|".join(KINDS) + r")-.*")
 
 
 def headings_plugin(md: MarkdownIt) -> None:

@@ -17,11 +17,15 @@ from markdown_it.utils import OptionsDict
 from mdit_py_plugins.attrs import attrs_plugin
 from mdit_py_plugins.container import container_plugin
 
+from site_builder.markdown.images import IMAGE_ATTRS
+
 _MARGIN_INFO = re.compile(r"^\s*(?:\{\s*\.column-margin\s*\}|\.?column-margin)\s*$")
 
 
 def margin_plugin(md: MarkdownIt) -> None:
-    attrs_plugin(md, spans=True, allowed=["id", "class"])
+    # One attrs plugin serves every ``{...}`` after inline elements: the image keys are
+    # images' (``images.IMAGE_ATTRS``), which drops them from everything else.
+    attrs_plugin(md, spans=True, allowed=["id", "class", *IMAGE_ATTRS])
     container_plugin(md, "column-margin", validate=_validate, render=_render_container)
     md.add_render_rule("span_open", _render_span_open)
 

@@ -26,10 +26,13 @@ from site_builder.markdown import (
     nesting,
     tables,
 )
+from site_builder.markdown.callouts import callouts_plugin
 from site_builder.markdown.citations import citations_plugin
 from site_builder.markdown.crossrefs import crossrefs_plugin
 from site_builder.markdown.figures import figures_plugin
+from site_builder.markdown.image_figures import image_figures_plugin
 from site_builder.markdown.math import math_plugin
+from site_builder.markdown.theorems import theorems_plugin
 
 _LINK_HINTS = ("://", "www.", "@")
 
@@ -53,6 +56,9 @@ def create_parser(raw_html: bool = True) -> MarkdownIt:
     md.use(tables.tables_plugin)
     md.use(images.images_plugin)
     md.use(figures_plugin)
+    md.use(image_figures_plugin)
+    md.use(callouts_plugin)
+    md.use(theorems_plugin)
     # After every extension that numbers targets (equations, tables, figures):
     # cross-references resolve first, then what is left of the citations.
     md.use(crossrefs_plugin)

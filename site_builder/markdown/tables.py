@@ -4,7 +4,7 @@ A wide table must never make the whole page scroll horizontally on a phone.
 The wrapper is a focusable, labelled region so keyboard users can scroll it.
 
 A paragraph right after a table that starts with ``: `` is its caption, as in
-Pandoc and Quarto; ``: Caption {#tbl-name}`` also numbers the table ("Table 1:")
+Pandoc and Quarto; ``: Caption {#tbl-name}`` also numbers the table ("Table 1", like "Figure 1")
 through ``crossrefs`` so ``@tbl-name`` can refer to it.
 """
 
@@ -98,7 +98,7 @@ def _render_caption_open(
         return "<caption>"
     return (
         f'<caption id="{escapeHtml(meta["id"])}-caption">'
-        f'<span class="table-label">Table {meta["number"]}:</span> '
+        f'<span class="table-label">Table {meta["number"]}</span> '
     )
 
 

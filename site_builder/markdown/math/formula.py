@@ -57,22 +57,53 @@ class Formula:
 
     @property
     def key(self) -> tuple[str, ...]:
-        """What the MathML depends on, for the fragment memo."""
-        macros = hashlib.blake2b(repr(self.macros).encode(), digest_size=8).hexdigest()
-        return ("math", str(int(self.display)), macros, self.source.text, self.latex)
+        """What the MathML depends on, for the fragment memo: the rewritten source (numbers
+        included), the macros, the author's text, and the ids and tags set after conversion."""
+        after = (self.ids, self.tags, self.source.styles)
+        extras = repr(after) if any(after) else ""
+        macros = _fingerprint(self.macros)
+        return ("math", str(int(self.display)), macros, self.source.text, self.latex, extras)
 
     def to_mathml(self) -> str:
-        mathml = self.source.restyle(
-            convert(self.source.text, self.display, self.macros, self.latex)
+        return _to_mathml(
+            self.source.text,
+            self.display,
+            self.macros,
+            self.latex,
+            tuple(self.tags.items()),
+            tuple(self.ids.items()),
+            tuple(self.source.styles.items()),
         )
-        # Tags math-core could not take as text (``\tag{$\star$}``), set as math instead.
-        for placeholder, latex in self.tags.items():
-            tag = convert(latex, False, self.macros)
-            inner = tag[tag.index("<semantics>") + 11 : tag.index("<annotation")]
-            mathml = mathml.replace(f"<mtext>{placeholder}</mtext>", f"<mrow>{inner}</mrow>", 1)
-        for placeholder, ident in self.ids.items():
-            mathml = mathml.replace(f'id="{placeholder}"', f'id="{escapeHtml(ident)}"', 1)
-        return mathml
+
+
+@lru_cache(maxsize=4096)
+def _to_mathml(
+    text: str,
+    display: bool,
+    macros: Macros,
+    latex: str,
+    tags: tuple[tuple[str, str], ...],
+    ids: tuple[tuple[str, str], ...],
+    styles: tuple[tuple[str, str], ...],
+) -> str:
+    """Memoised in the process: posts repeat their formulas (and the site's notation)."""
+    mathml = convert(text, display, macros, latex)
+    for colour, css in styles:  # see rewrite.Source.marker
+        mathml = mathml.replace(f'style="color:#{colour};"', f'style="{css}"')
+    # Tags math-core could not take as text (``\tag{$\star$}``), set as math instead.
+    for placeholder, tag_latex in tags:
+        tag = convert(tag_latex, False, macros)
+        inner = tag[tag.index("<semantics>") + 11 : tag.index("<annotation")]
+        mathml = mathml.replace(f"<mtext>{placeholder}</mtext>", f"<mrow>{inner}</mrow>", 1)
+    for placeholder, ident in ids:
+        mathml = mathml.replace(f'id="{placeholder}"', f'id="{escapeHtml(ident)}"', 1)
+    return mathml
+
+
+@lru_cache(maxsize=64)
+def _fingerprint(macros: Macros) -> str:
+    """The macros in a fragment's key: short, since most posts repeat the site's set."""
+    return hashlib.blake2b(repr(macros).encode(), digest_size=8).hexdigest() if macros else ""
 
 
 @lru_cache(maxsize=64)

@@ -16,6 +16,7 @@ core rules do the fallible work, where each formula's source line is known:
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -256,7 +257,7 @@ class _Finder:
 
     def position(self, at: int) -> tuple[int | None, int | None]:
         """1-based file line and column of the absolute offset ``at`` in the body."""
-        index = self.src.count("\n", 0, at)
+        index = bisect_right(self.starts, at) - 1  # a post with thousands of formulas: log n
         offset: int = self.env["ctx"].line_offset
         return offset + index + 1, at - self.starts[index] + 1
 

@@ -48,20 +48,15 @@ class Source:
         self.styles: dict[str, str] = {}
 
     def marker(self, css: str) -> str:
-        """A group ``{\\color[HTML]{M}...}`` that ``restyle`` turns into ``css``.
+        """A group ``{\\color[HTML]{M}...}`` that becomes ``css`` after conversion.
 
         math-core has no font sizes in math, ``\\colorbox`` or ``\\rule``; a colour is
         a switch with the same reach (to the end of its group), so a marker colour
-        carries the place and ``restyle`` swaps in the real style.
+        carries the place and ``formula`` swaps in the real style.
         """
         colour = f"0C0C{len(self.styles):02X}"
         self.styles[colour] = css
         return f"\\color[HTML]{{{colour}}}"
-
-    def restyle(self, mathml: str) -> str:
-        for colour, css in self.styles.items():
-            mathml = mathml.replace(f'style="color:#{colour};"', f'style="{css}"')
-        return mathml
 
     def edit(self, edits: list[Edit]) -> None:
         """Apply non-overlapping edits, given in order of position in the current text."""
@@ -181,6 +176,8 @@ _TEXT = re.compile(r"\\(?:text|textrm|textbf|textit|textsf|texttt|mbox|emph)\s*\
 def rewrite(source: Source, display: bool) -> None:
     """Every rewrite, in order; ``display`` formulas may also break lines at the top level."""
     rewrite_common(source)
+    if "\\\\" not in source.text:
+        return  # no line break anywhere: nothing below applies
     if display:
         source.edit(_top_level_lines(source.text))
         return
@@ -195,6 +192,8 @@ def rewrite(source: Source, display: bool) -> None:
 
 def rewrite_common(source: Source) -> None:
     """The rewrites that hold anywhere: in a formula and in a macro's body."""
+    if not _TRIGGER.search(source.text):
+        return  # most formulas hold nothing to rewrite: one scan instead of twenty
     if 0 < source.text.count("\\\\{") == source.text.count("\\\\}"):  # paired: set braces
         source.sub(_DOUBLED, lambda m: "\\" + m.group(1))
     source.sub(_ESCAPED_STAR, lambda m: "*")  # Markdown's \* kept in math: an asterisk
@@ -218,6 +217,16 @@ def rewrite_common(source: Source) -> None:
     source.edit(_text_underscores(source.text))
     source.edit(_math_in_text(source.text))
     source.sub(_EQNARRAY, _eqnarray)
+
+
+# Anything a rewrite above acts on; a formula without any is left as it is.
+_TRIGGER_NAMES = {*_COMMANDS, *SIZES, "allowbreak", "global", "mathclap", "mathllap", "mathrlap"}
+_TRIGGER = re.compile(
+    r"\\(?:\\|\*|begin|end|left|right|middle|color|textcolor|smash|substack|verb|url|href|"
+    r"html[A-Z][a-z]+|mskip|mkern|kern|hskip|colorbox|fcolorbox|text[a-z]*|mbox|emph|clap|"
+    r"llap|rlap|" + "|".join(sorted(_TRIGGER_NAMES, key=len, reverse=True)) + r")(?![A-Za-z])"
+    r"|\\[A-Za-z]+\*|[" + "".join(_UNICODE) + "]"
+)
 
 
 def rewrite_body(body: str) -> str:

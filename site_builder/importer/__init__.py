@@ -1,0 +1,203 @@
+"""``site-builder import``: bring a Jekyll/al-folio, Hugo or Quarto blog's posts into this site.
+
+Stages, as in the build: find the source's posts (``detect``), then for each
+post split its front matter, map it (``frontmatter``), convert the body with
+the format's module (``jekyll``, ``hugo``, ``quarto``) and the shared steps
+(``markup``, ``common``), and only then touch the disk: write the post, as a
+folder when it has files or a ``.bib``, and copy its files. An existing post
+is never overwritten. Every construct that did not come across is in the
+returned report with its source ``path:line``.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from site_builder.errors import BuildError
+from site_builder.importer import common, frontmatter, hugo, jekyll, quarto
+from site_builder.importer.assets import Assets
+from site_builder.importer.report import Imported, ImportReport, PostNotes
+from site_builder.importer.text import Text
+
+FORMATS = ("jekyll", "hugo", "quarto")
+Converter = Callable[[Text, common.PostContext], None]
+CONVERTERS: dict[str, Converter] = {
+    "jekyll": jekyll.convert,
+    "hugo": hugo.convert,
+    "quarto": quarto.convert,
+}
+
+
+@dataclass(frozen=True)
+class Converted:
+    """One post converted in memory: what to write, and where its files come from."""
+
+    slug: str
+    text: str
+    files: dict[str, Path]  # name in the post folder -> source file
+    notes: PostNotes
+    skipped: str = ""
+    written: dict[str, str] = field(default_factory=dict)  # new files, by name: a cleaned .bib
+
+
+def detect(source: Path) -> str:
+    """The source's format from its configuration files, else from its posts' syntax."""
+    if source.is_file():
+        return "quarto" if source.suffix == ".qmd" else _sniff([source])
+    if (source / "_quarto.yml").exists() or (source / "_quarto.yaml").exists():
+        return "quarto"
+    if (source / "_config.yml").exists() or (source / "_posts").is_dir():
+        return "jekyll"
+    hugo_config = ("hugo.toml", "hugo.yaml", "hugo.json", "config.toml", "config/_default")
+    if any((source / name).exists() for name in hugo_config):
+        return "hugo"
+    if any(source.rglob("*.qmd")):
+        return "quarto"
+    return _sniff(sorted(source.rglob("*.md"))[:50])
+
+
+def _sniff(files: list[Path]) -> str:
+    text = "".join(f.read_text(encoding="utf-8", errors="replace")[:20000] for f in files)
+    if "{{<" in text or "{{%" in text or text.lstrip().startswith("+++"):
+        return "hugo"
+    return "jekyll"
+
+
+def find_posts(source: Path, fmt: str) -> tuple[list[Path], list[Path]]:
+    """The source's post files, and the roots its site served files from."""
+    if source.is_file():
+        return [source], [source.parent]
+    if fmt == "jekyll":
+        posts_dir = source / "_posts" if (source / "_posts").is_dir() else source
+        files = [p for p in posts_dir.rglob("*") if p.suffix in (".md", ".markdown")]
+        return sorted(files), [source]
+    if fmt == "hugo":
+        content = source / "content" if (source / "content").is_dir() else source
+        files = [
+            p
+            for p in content.rglob("*.md")
+            if not p.name.startswith("_index") and p.parent != content
+        ] or [p for p in content.rglob("*.md") if not p.name.startswith("_index")]
+        return sorted(files), [source / "static", content, source, source / "assets"]
+    files = [
+        p
+        for p in source.rglob("*.qmd")
+        if not p.name.startswith("_") and p.parent != source and "_extensions" not in p.parts
+    ] or sorted(source.rglob("*.qmd"))
+    return sorted(files), [source]
+
+
+def convert_post(
+    path: Path, shown: Path, fmt: str, roots: list[Path], passthrough: bool = True
+) -> Converted:
+    """Convert one post in memory; ``shown`` is its path as the report names it."""
+    notes = PostNotes(shown)
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return Converted("", "", {}, notes, skipped=f"cannot read it ({exc})")
+    source = frontmatter.split(raw, notes)
+    slug, name_date = frontmatter.slug_and_date(path, source.meta)
+    title = slug.replace("-", " ").capitalize()
+    front = frontmatter.map_front_matter(source.meta, name_date, notes, title)
+    if "date" not in front:
+        return Converted(slug, "", {}, notes, skipped="it has no date")
+    assets = Assets(path.parent, roots)
+    bib_keys: frozenset[str] | None = None
+    written: dict[str, str] = {}  # files whose text the import changed, by name
+    bibliography = source.meta.get("bibliography")
+    if isinstance(bibliography, list) and bibliography:
+        bibliography = bibliography[0]
+    if isinstance(bibliography, str) and bibliography.strip():
+        bib = _find_bib(bibliography.strip(), path, roots)
+        if bib is None:
+            notes.add(1, f"bibliography {bibliography} not found; citations kept as text")
+        else:
+            cleaned, dropped = common.clean_bib(bib.read_text(encoding="utf-8", errors="replace"))
+            if dropped:
+                notes.add(1, f"{bib.name}: repeated entries dropped: {', '.join(dropped)}")
+            written[bib.name] = cleaned
+            front["bibliography"] = bib.name
+            bib_keys = frozenset(
+                k for kind, k in common.BIB_ENTRY.findall(cleaned) if kind.lower() != "string"
+            )
+    ctx = common.PostContext(notes, assets, bib_keys, slug=slug, passthrough=passthrough)
+    text = Text(source.body, source.body_line)
+    CONVERTERS[fmt](text, ctx)
+    common.rewrite_references(text, ctx)
+    common.hide_leftovers(text, ctx)
+    text.unmask()
+    common.check_citations(text, ctx)
+    common.escape_bare_at(text, ctx)
+    common.check_crossrefs(text, ctx)
+    body = re.sub(r"\n{3,}", "\n\n", text.text).strip("\n") + "\n"
+    post = frontmatter.dump(front) + "\n" + body
+    return Converted(slug, post, dict(assets.copies), notes, written=written)
+
+
+def _find_bib(name: str, post: Path, roots: list[Path]) -> Path | None:
+    """al-folio keeps ``.bib`` files in ``assets/bibliography/``; others beside the post."""
+    for base in [post.parent, *roots, *(r / "assets" / "bibliography" for r in roots)]:
+        candidate = base / name.lstrip("/")
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def import_posts(source: Path, into: Path, fmt: str | None = None) -> ImportReport:
+    """Import every post under ``source`` into ``into`` (e.g. ``content/posts``)."""
+    if not source.exists():
+        raise BuildError(source, None, "no such file or folder to import from")
+    fmt = fmt or detect(source)
+    files, roots = find_posts(source, fmt)
+    if not files:
+        raise BuildError(source, None, f"no {fmt} posts found")
+    report = ImportReport(fmt)
+    passthrough = fmt != "hugo" or _hugo_passthrough(source)
+    base = source if source.is_dir() else source.parent
+    taken = {p.name.removesuffix(".md") for p in into.iterdir()} if into.is_dir() else set()
+    for path in files:
+        shown = path.relative_to(base.parent) if base.parent in path.parents else path
+        post = convert_post(path, shown, fmt, [r for r in roots if r.is_dir()], passthrough)
+        report.posts.append(_write(post, path, into, taken))
+    return report
+
+
+def _hugo_passthrough(source: Path) -> bool:
+    """Does the Hugo site pass math through to MathJax untouched (goldmark passthrough)?"""
+    for name in ("hugo.toml", "hugo.yaml", "config.toml", "config.yaml", "config/_default"):
+        config = source / name
+        files = sorted(config.rglob("*")) if config.is_dir() else [config]
+        for file in files:
+            if file.is_file() and "passthrough" in file.read_text(errors="replace"):
+                return True
+    return False
+
+
+def _write(post: Converted, path: Path, into: Path, taken: set[str]) -> Imported:
+    if post.skipped:
+        return Imported(path, None, tuple(post.notes.notes), skipped=post.skipped)
+    if post.slug in taken:
+        why = f"content/posts already has a post '{post.slug}'; not overwritten"
+        return Imported(path, None, tuple(post.notes.notes), skipped=why)
+    taken.add(post.slug)
+    into.mkdir(parents=True, exist_ok=True)
+    if post.files or post.written:
+        target = into / post.slug / "index.md"
+        target.parent.mkdir()
+        for name, file in sorted(post.files.items()):
+            (target.parent / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(file, target.parent / name)
+        for name, content in sorted(post.written.items()):
+            (target.parent / name).write_text(content, encoding="utf-8")
+    else:
+        target = into / f"{post.slug}.md"
+    with target.open("x", encoding="utf-8") as handle:  # "x": never overwrite
+        handle.write(post.text)
+    return Imported(
+        path, target, tuple(post.notes.notes), assets=len(post.files) + len(post.written)
+    )

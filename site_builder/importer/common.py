@@ -1,0 +1,177 @@
+"""The steps after a format's own conversions: assets, citations, references, leftovers.
+
+Whatever a converter could not turn into this site's syntax is hidden in an
+HTML comment (so the page shows nothing broken) and named in the report with
+its source line (so the author knows what to redo). A page that builds and
+reads cleanly, with a to-do list, beats a faithful copy of markup that no
+longer means anything.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from re import Match
+
+from site_builder.importer.assets import Assets, untemplate
+from site_builder.importer.report import PostNotes
+from site_builder.importer.text import Text
+
+MD_IMAGE = re.compile(r"!\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^)\s>]+)>?(\s+\"[^\"]*\")?\s*\)")
+MD_LINK = re.compile(
+    r"(?<!!)\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^)\s>]+)>?(\s+\"[^\"]*\")?\s*\)"
+)
+HTML_REF = re.compile(r"""(?i)\b(src|href|poster|data)\s*=\s*(["'])(.*?)\2""")
+CITATION = re.compile(r"\[((?:-?@[\w:./+-]+(?:,[^;\]]*)?;?\s*)+)\]")
+CITE_KEY = re.compile(r"-?@([\w:./+-]*[\w])")
+CROSSREF = re.compile(r"(?<![\w@\\])(\[-?)?@((?:fig|eq|tbl|sec|thm|lem)-[\w-]+)\]?")
+DEFINED_ID = re.compile(r"\{#((?:fig|eq|tbl|sec|thm|lem)-[\w-]+)[\s.}]|\\label\{([\w:-]+)\}")
+
+LEFTOVERS = (
+    (re.compile(r"\{%-?.*?-?%\}", re.S), "Liquid tag"),
+    (re.compile(r"\{\{<.*?>\}\}|\{\{%.*?%\}\}", re.S), "Hugo shortcode"),
+    (re.compile(r"\{\{-?[^{}\n]*?-?\}\}"), "Liquid expression"),
+    (re.compile(r"</?[a-z][a-z0-9]*-[a-z0-9-]*\b[^>]*>", re.I), "custom element"),
+)
+
+
+@dataclass
+class PostContext:
+    """What the converters of one post share: its notes, its assets and its bibliography."""
+
+    notes: PostNotes
+    assets: Assets
+    bib_keys: frozenset[str] | None = None  # None: the post has no bibliography
+    slug: str = ""
+    figures: int = 0
+    missing_keys: set[str] = field(default_factory=set)
+    passthrough: bool = True  # Hugo: math reached MathJax untouched by Markdown escapes
+
+    def figure_id(self, path: str) -> str:
+        self.figures += 1
+        return f"fig-{self.slug or 'post'}-{self.figures}"
+
+
+def comment_out(snippet: str) -> str:
+    """Keep what could not be converted in the file, but out of the page."""
+    return "<!-- not imported: " + snippet.replace("--", "- -").replace("\n", " ") + " -->"
+
+
+def rewrite_references(text: Text, ctx: PostContext) -> None:
+    """Point images, links to files and HTML ``src`` attributes at copies beside the post."""
+
+    def image(match: Match[str], line: int) -> str:
+        alt, src, title = match.group(1), match.group(2), match.group(3) or ""
+        local = ctx.assets.local(src)
+        if local is not None:
+            return f"![{alt}]({local}{title})"
+        if ctx.assets.find(src) is None and _is_local(src):
+            ctx.notes.add(line, f"image {untemplate(src)} not found: left out of the post")
+            return comment_out(match.group(0))
+        return f"![{alt}]({untemplate(src)}{title})"
+
+    def link(match: Match[str], line: int) -> str:
+        label, href, title = match.group(1), match.group(2), match.group(3) or ""
+        local = ctx.assets.local(href) if not href.endswith((".md", ".html", "/")) else None
+        return f"[{label}]({local}{title})" if local else match.group(0)
+
+    def attribute(match: Match[str], line: int) -> str:
+        name, quote, value = match.groups()
+        local = ctx.assets.local(value)
+        if local is not None:
+            return f"{name}={quote}{local}{quote}"
+        if name.lower() != "href" and _is_local(untemplate(value)):
+            ctx.notes.add(line, f"{untemplate(value)} not found: the {name} was left as it was")
+        return f"{name}={quote}{untemplate(value)}{quote}"
+
+    text.sub(MD_IMAGE, image)
+    text.sub(MD_LINK, link)
+    text.sub(HTML_REF, attribute)
+
+
+def _is_local(src: str) -> bool:
+    return not re.match(r"^[a-z][a-z0-9+.-]*:|^//|^#", src, re.I) and bool(src.strip())
+
+
+def check_citations(text: Text, ctx: PostContext) -> None:
+    """A key the bibliography lacks would stop the build: show it as text and report it."""
+
+    def citation(match: Match[str], line: int) -> str:
+        keys = CITE_KEY.findall(match.group(1))
+        missing = [k for k in keys if ctx.bib_keys is None or k not in ctx.bib_keys]
+        if not missing:
+            return match.group(0)
+        where = "the post has no bibliography" if ctx.bib_keys is None else "not in its .bib"
+        ctx.notes.add(
+            line, f"citation {', '.join('@' + k for k in missing)}: {where}; kept as text"
+        )
+        return "[" + "; ".join(keys) + "]"
+
+    text.sub(CITATION, citation)
+
+
+BARE_CITE = re.compile(r"(?<![\w\\@\[;-])@([A-Za-z][\w:./+-]*[\w])")
+BIB_ENTRY = re.compile(r"(?m)^[ \t]*@\s*(\w+)\s*[{(]\s*([^,\s]+)\s*,")
+
+
+def escape_bare_at(text: Text, ctx: PostContext) -> None:
+    """``@torch.no_grad`` in prose would be a citation here: escape what the .bib lacks."""
+    if ctx.bib_keys is None:
+        return  # without a bibliography a bare @word stays text
+    keys = ctx.bib_keys
+    text.sub(BARE_CITE, lambda m, _l: m.group(0) if m.group(1) in keys else "\\" + m.group(0))
+
+
+def clean_bib(source: str) -> tuple[str, list[str]]:
+    """The .bib without repeated entries (the first is kept), and the keys dropped.
+
+    BibTeX warns about a repeat; pybtex, and so this site's build, stops on one.
+    """
+    starts = [m for m in BIB_ENTRY.finditer(source)]
+    seen: set[str] = set()
+    dropped: list[str] = []
+    pieces = [source[: starts[0].start()] if starts else source]
+    for index, match in enumerate(starts):
+        end = starts[index + 1].start() if index + 1 < len(starts) else len(source)
+        key = match.group(2).lower()
+        if match.group(1).lower() in ("string", "preamble", "comment") or key not in seen:
+            seen.add(key)
+            pieces.append(source[match.start() : end])
+        else:
+            dropped.append(match.group(2))
+    return "".join(pieces), dropped
+
+
+def check_crossrefs(text: Text, ctx: PostContext) -> None:
+    """``@fig-x`` to a figure that only an executed cell would make stops the build: unlink it."""
+    defined = {a or b.replace(":", "-") for a, b in DEFINED_ID.findall(text.text)}
+
+    def reference(match: Match[str], line: int) -> str:
+        ident = match.group(2)
+        if ident in defined:
+            return match.group(0)
+        ctx.notes.add(line, f"@{ident} refers to nothing that came across; kept as text")
+        kind, name = ident.split("-", 1)
+        words = {"fig": "Figure", "eq": "Equation", "tbl": "Table", "sec": "Section"}
+        return f"{words.get(kind, kind.capitalize())} {name}"
+
+    text.sub(CROSSREF, reference)
+
+
+def hide_leftovers(text: Text, ctx: PostContext) -> None:
+    """Report every construct no converter took, and keep it out of the page."""
+    for pattern, kind in LEFTOVERS:
+
+        def leftover(match: Match[str], line: int, kind: str = kind) -> str:
+            snippet = " ".join(match.group(0).split())
+            if len(snippet) > 80:
+                snippet = snippet[:77] + "..."
+            ctx.notes.add(line, f"{kind} not converted: {snippet}")
+            if kind == "custom element":
+                return ""  # the tag goes, its content stays
+            return text.hide(comment_out(match.group(0)))  # reported once, not per pattern
+
+        text.sub(pattern, leftover)
+    bare = re.compile(r"\\begin\{([\w*]+)\}")
+    for match in bare.finditer(text.text):
+        ctx.notes.add(text.line(match.start()), f"LaTeX \\begin{{{match.group(1)}}} outside math")

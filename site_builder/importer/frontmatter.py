@@ -1,0 +1,184 @@
+"""Front matter from Jekyll/al-folio, Hugo and Quarto, mapped onto this site's keys.
+
+The three tools agree on ``title`` and ``date`` and on little else: a summary is
+``description``, ``summary``, ``subtitle`` or ``excerpt``; authors are a string,
+a list, or Distill's list of ``{name, url, affiliations}``; Jekyll's
+``categories`` are tags here; ``published: false`` is a draft. Keys that only
+meant something to the old theme (``layout``, ``_styles``, ``giscus_comments``)
+are dropped: this site would warn about each, and none has a meaning here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import yaml
+
+from site_builder.content import KNOWN_KEYS
+from site_builder.importer.report import PostNotes
+from site_builder.slug import slugify
+
+JEKYLL_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})-(.+)$")
+_DATETIME = re.compile(
+    r"^(\d{4}-\d{2}-\d{2})(?:[ T](\d{1,2}:\d{2}(?::\d{2})?)(?:\.\d+)?\s*(Z|[+-]\d{2}:?\d{2})?)?$"
+)
+DESCRIPTION_KEYS = ("description", "summary", "subtitle", "excerpt", "abstract")
+UPDATED_KEYS = ("updated", "last_modified_at", "lastmod", "date-modified", "last-modified")
+
+
+@dataclass(frozen=True)
+class Source:
+    """One source file split into its front matter and its body."""
+
+    meta: dict[str, Any]
+    body: str
+    body_line: int  # 1-based source line of the body's first line
+
+
+def split(text: str, notes: PostNotes) -> Source:
+    """YAML between ``---`` lines or TOML between ``+++`` lines; no front matter is allowed."""
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n")
+    lines = text.split("\n")
+    fence = lines[0].rstrip() if lines else ""
+    if fence not in ("---", "+++"):
+        return Source({}, text, 1)
+    closers = ("---", "...") if fence == "---" else ("+++",)
+    end = next((i for i in range(1, len(lines)) if lines[i].rstrip() in closers), None)
+    if end is None:
+        notes.add(1, "front matter is not closed; read the file as having none")
+        return Source({}, text, 1)
+    raw = "\n".join(lines[1:end])
+    try:
+        meta = tomllib.loads(raw) if fence == "+++" else yaml.safe_load(raw)
+    except (yaml.YAMLError, tomllib.TOMLDecodeError) as exc:
+        notes.add(2, f"front matter does not parse ({str(exc).splitlines()[0]}); it was ignored")
+        meta = {}
+    if not isinstance(meta, dict):
+        meta = {}
+    return Source(meta, "\n".join(lines[end + 1 :]), end + 2)
+
+
+def slug_and_date(path: Path, meta: dict[str, Any]) -> tuple[str, str | None]:
+    """The slug (``slug:``, else ``permalink``'s last part, else the file or folder name,
+    without Jekyll's date prefix) and the date the file name gives, if any."""
+    stem = path.parent.name if path.stem in ("index", "_index") else path.stem
+    name_date = None
+    match = JEKYLL_NAME.match(stem) or re.match(r"^(\d{4}-\d{2}-\d{2})[_-](.+)$", stem)
+    if match:
+        name_date, stem = match.group(1), match.group(2)
+    explicit = meta.get("slug")
+    permalink = meta.get("permalink")
+    if isinstance(explicit, str) and slugify(explicit):
+        stem = explicit
+    elif isinstance(permalink, str) and PurePosixPath(permalink.strip("/")).name:
+        stem = PurePosixPath(permalink.strip("/")).name.removesuffix(".html")
+    return slugify(stem) or "post", name_date
+
+
+def map_front_matter(
+    meta: dict[str, Any], name_date: str | None, notes: PostNotes, fallback_title: str
+) -> dict[str, Any]:
+    """This site's front matter, in its usual key order; ``date`` is absent if none was found."""
+    out: dict[str, Any] = {}
+    title = meta.get("title") or meta.get("linkTitle")
+    if isinstance(title, str | int | float) and str(title).strip():
+        out["title"] = " ".join(str(title).split())
+    else:
+        notes.add(1, f"no title: used '{fallback_title}' from the file name")
+        out["title"] = fallback_title
+    date = _date(meta.get("date")) or name_date
+    if date is not None:
+        out["date"] = date
+    elif meta.get("date") is not None:
+        notes.add(1, f"date {meta.get('date')!r} is not a date")
+    for key in DESCRIPTION_KEYS:
+        value = meta.get(key)
+        if isinstance(value, str) and value.strip():
+            out["description"] = " ".join(value.split())
+            break
+    tags = _words(meta.get("tags")) + _words(meta.get("categories"))
+    if tags:
+        seen: dict[str, str] = {}
+        for tag in tags:
+            seen.setdefault(tag.casefold(), tag)
+        out["tags"] = list(seen.values())
+    author = _authors(meta.get("authors")) or _authors(meta.get("author"))
+    if author:
+        out["author"] = author
+    for key in UPDATED_KEYS:
+        updated = _date(meta.get(key))
+        if updated:
+            out["updated"] = updated
+            break
+    if meta.get("draft") is True or meta.get("published") is False:
+        out["draft"] = True
+    if meta.get("toc") and "toc" in KNOWN_KEYS:  # Distill's toc lists sections; ours is built
+        out["toc"] = True
+    return out
+
+
+def dump(front: dict[str, Any]) -> str:
+    """The front matter block as this site reads it."""
+    text = yaml.safe_dump(front, sort_keys=False, allow_unicode=True, width=1000)
+    return f"---\n{text}---\n"
+
+
+def _date(value: Any) -> str | None:
+    """A date in a form the site parses (``YYYY-MM-DD`` or ISO 8601), or None."""
+    if isinstance(value, dt.datetime):
+        return value.isoformat()
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if not isinstance(value, str):
+        return None
+    match = _DATETIME.match(value.strip())
+    if not match:
+        return None
+    day, clock, zone = match.groups()
+    if clock is None:
+        return day
+    if len(clock.split(":")[0]) == 1:
+        clock = "0" + clock
+    if zone and zone != "Z" and ":" not in zone:
+        zone = f"{zone[:3]}:{zone[3:]}"
+    text = f"{day}T{clock}{zone or ''}"
+    try:
+        dt.datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return text
+
+
+def _words(value: Any) -> list[str]:
+    """Tags as a list: Jekyll allows ``tags: a b`` (space-separated) as well as a list."""
+    if isinstance(value, str):
+        parts = value.split(",") if "," in value else value.split()
+        return [p.strip() for p in parts if p.strip()]
+    if isinstance(value, list):
+        return [str(v).strip() for v in value if isinstance(v, str | int) and str(v).strip()]
+    return []
+
+
+def _authors(value: Any) -> str:
+    """``A``, ``A and B`` or ``A, B and C`` from a string, a list, or Distill's dicts."""
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, dict):
+        value = [value]
+    if not isinstance(value, list):
+        return ""
+    names = []
+    for item in value:
+        name = item.get("name") if isinstance(item, dict) else item
+        if isinstance(name, dict):  # Quarto: name: {given: A, family: B}
+            name = " ".join(str(name.get(k, "")) for k in ("given", "family")).strip()
+        if isinstance(name, str) and name.strip():
+            names.append(name.strip())
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]

@@ -1,0 +1,77 @@
+"""Hugo posts: shortcodes (figure, highlight, ref, youtube, tweet) and passthrough math.
+
+Hugo's own shortcodes have a meaning here and are converted; a theme's or the
+site's own (``{{< box >}}``) do not, and are left to the report. ``\\(...\\)``
+and ``\\[...\\]`` are math in Hugo (its passthrough extension), not escapes.
+"""
+
+from __future__ import annotations
+
+import re
+from re import Match
+
+from site_builder.importer import markup
+from site_builder.importer.common import PostContext
+from site_builder.importer.jekyll import _bracket_safe, _fence, _params
+from site_builder.importer.text import Text
+
+HIGHLIGHT = re.compile(
+    r"(?s)\{\{[<%]\s*highlight\s+([\w+#.-]+)[^>%]*[>%]\}\}\n?(.*?)\{\{[<%]\s*/highlight\s*[>%]\}\}"
+)
+FIGURE = re.compile(r"(?s)\{\{[<%]\s*figure\s+(.*?)\s*/?[>%]\}\}")
+REF = re.compile(r"""\{\{[<%]\s*(?:rel)?ref\s+["']?([^"'>%\s]+)["']?\s*[>%]\}\}""")
+YOUTUBE = re.compile(r"""\{\{[<%]\s*youtube\s+(?:id=)?["']?([\w-]+)["']?[^>%]*[>%]\}\}""")
+TWEET = re.compile(r"""\{\{[<%]\s*tweet\s+(.*?)\s*[>%]\}\}""")
+UNWRAP = re.compile(r"\{\{[<%]\s*/?(?:rawhtml|katex|math|raw)\s*[>%]\}\}")
+
+
+def convert(text: Text, ctx: PostContext) -> None:
+    text.sub(HIGHLIGHT, lambda m, _l: text.hide(_fence(m.group(1), m.group(2))))
+    markup.mask_code(text)
+    text.sub(UNWRAP, lambda m, _l: "")
+    markup.normalise_math(text, ctx.notes, kramdown=False, backslash=ctx.passthrough)
+    if not ctx.passthrough:
+        # Without Hugo's passthrough, Markdown took one backslash from ``\\\\`` and
+        # ``\\_`` before MathJax saw the formula; undo that here, where math is raw.
+        text.sub(markup.DISPLAY_BLOCK, lambda m, _l: _unescape(m.group(0)))
+        text.sub(markup.SINGLE_DOLLAR, lambda m, _l: _unescape(m.group(0)))
+    markup.mask_math(text, ctx.notes, mathjax=True)
+
+    def figure(match: Match[str], line: int) -> str:
+        params = _params(match.group(1))
+        src = params.get("src", "")
+        local = ctx.assets.local(src) or src
+        caption = params.get("caption") or params.get("title") or ""
+        if caption:
+            return f"![{_bracket_safe(caption)}]({local}){{#{ctx.figure_id(local)}}}"
+        return f"![{_bracket_safe(params.get('alt', ''))}]({local})"
+
+    text.sub(FIGURE, figure)
+    text.sub(REF, lambda m, _l: _post_link(m.group(1)))
+
+    def youtube(match: Match[str], line: int) -> str:
+        ctx.notes.add(line, "YouTube video embedded as a link")
+        return f"<https://www.youtube.com/watch?v={match.group(1)}>"
+
+    def tweet(match: Match[str], line: int) -> str:
+        ctx.notes.add(line, "tweet embedded as a link")
+        params = _params(match.group(1))
+        user = params.get("user", "i")
+        ident = params.get("id") or match.group(1).split()[-1].strip("\"'")
+        return f"<https://twitter.com/{user}/status/{ident}>"
+
+    text.sub(YOUTUBE, youtube)
+    text.sub(TWEET, tweet)
+
+
+def _unescape(formula: str) -> str:
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", formula)
+
+
+def _post_link(target: str) -> str:
+    from site_builder.slug import slugify
+
+    name = target.rstrip("/").rsplit("/", 1)[-1].removesuffix(".md")
+    if name in ("index", "_index"):
+        name = target.rstrip("/").rsplit("/", 2)[-2]
+    return f"../{slugify(name)}/"

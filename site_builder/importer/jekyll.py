@@ -1,0 +1,164 @@
+"""Jekyll, al-folio and Distill posts: Liquid tags, Distill elements, kramdown math and IALs.
+
+What al-folio's Distill layout writes, and what it becomes here:
+
+- ``{% highlight python %}...{% endhighlight %}``: a fenced code block;
+- ``{% include figure.liquid path=... caption=... %}`` (and a ``<div class="caption">``
+  after it): an image figure ``![caption](file){#fig-...}`` with the file copied;
+- ``{% cite a b %}`` and ``<d-cite key="a,b">``: ``[@a; @b]``;
+- ``<d-footnote>``: a footnote ``^[...]``; ``<d-math>``: ``$...$`` or a display block;
+- ``{% post_url %}``/``{% link %}``: a relative link to the other post.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from re import Match
+
+from site_builder.importer import markup
+from site_builder.importer.common import PostContext, comment_out
+from site_builder.importer.html import CAPTION, caption_text, unwrap_layout
+from site_builder.importer.text import Text
+from site_builder.slug import slugify
+
+RAW_TAG = re.compile(r"\{%-?\s*(?:end)?raw\s*-?%\}")
+HIGHLIGHT = re.compile(
+    r"(?ms)^([ \t]*)\{%-?\s*highlight\s+([\w+#.-]+)[^%]*-?%\}[ \t]*\n?"
+    r"(.*?)\{%-?\s*endhighlight\s*-?%\}"
+)
+MERMAID = re.compile(r"(?s)\{%-?\s*mermaid\s*-?%\}\n?(.*?)\{%-?\s*endmermaid\s*-?%\}")
+D_CODE = re.compile(r'(?s)<d-code\b[^>]*?(?:language="([\w+-]+)")?[^>]*>\n?(.*?)</d-code>')
+D_MATH_BLOCK = re.compile(r"(?s)<d-math\s+block[^>]*>(.*?)</d-math>")
+D_MATH = re.compile(r"(?s)<d-math>(.*?)</d-math>")
+D_CITE = re.compile(
+    r"""(?s)<d-cite\s+key\s*=\s*(?:"([^"]+)"|'([^']+)'|([^\s>]+))[^>]*>\s*(?:</d-cite>)?"""
+)
+D_FOOTNOTE = re.compile(r"(?s)<d-footnote>(.*?)</d-footnote>")
+D_WRAPPERS = re.compile(
+    r"(?s)<d-bibliography\b[^>]*>\s*(?:</d-bibliography>)?|<d-byline>\s*</d-byline>"
+    r"|</?d-(?:article|appendix|figure|title|byline)\b[^>]*>"
+)
+CITE_TAG = re.compile(r"\{%-?\s*cite\s+([^%]+?)\s*-?%\}")
+FIGURE = re.compile(r"\{%-?\s*include\s+figure(?:\.liquid|\.html)?\s+(.*?)\s*-?%\}", re.S)
+VIDEO = re.compile(r"\{%-?\s*include\s+video(?:\.liquid|\.html)?\s+(.*?)\s*-?%\}", re.S)
+PARAM = re.compile(r"""([\w-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\{\s*(.*?)\s*\}\}|([^\s"']+))""")
+POST_LINK = re.compile(
+    r"(?:\{\{-?\s*site\.baseurl\s*-?\}\})?\{%-?\s*(?:post_url\s+(\S+)|link\s+(\S+))\s*-?%\}"
+)
+TWITTER = re.compile(r"\{%-?\s*twitter\s+(\S+)[^%]*-?%\}")
+IMAGE_ROW = re.compile(
+    r"(?s)((?:\x04[^\x04]*\x04\s*)+)" + CAPTION.pattern.removeprefix("(?is)"), re.I
+)
+
+
+def convert(text: Text, ctx: PostContext) -> None:
+    """Rewrite a Jekyll body in place; masks stay until ``text.unmask()``."""
+    # Liquid runs before Markdown in Jekyll, so {% raw %} is invisible even in code.
+    text.sub(RAW_TAG, lambda m, _l: "")
+    text.sub(HIGHLIGHT, lambda m, _l: text.hide(_fence(m.group(2), m.group(3), m.group(1))))
+    text.sub(D_CODE, lambda m, _l: text.hide(_fence(m.group(1) or "", html.unescape(m.group(2)))))
+    markup.mask_code(text)
+
+    def mermaid(match: Match[str], line: int) -> str:
+        ctx.notes.add(line, "mermaid diagram kept as its source in a code block")
+        return text.hide(_fence("mermaid", match.group(1)))
+
+    text.sub(MERMAID, mermaid)
+    text.sub(D_MATH_BLOCK, lambda m, _l: "\n$$" + m.group(1) + "$$\n")
+    text.sub(D_MATH, lambda m, _l: "$" + " ".join(m.group(1).split()) + "$")
+    text.sub(D_CITE, lambda m, _l: _citation(re.split(r"[,\s]+", next(g for g in m.groups() if g))))
+    text.sub(CITE_TAG, lambda m, _l: _citation([k for k in m.group(1).split() if k[0] != "-"]))
+    text.sub(D_FOOTNOTE, lambda m, _l: "^[" + " ".join(m.group(1).split()) + "]")
+    text.sub(D_WRAPPERS, lambda m, _l: "")
+    unwrap_layout(text)
+    markup.normalise_math(text, ctx.notes, kramdown=True, backslash=False)
+    markup.mask_math(text, ctx.notes, mathjax=True)
+    _figures(text, ctx)
+    text.sub(VIDEO, lambda m, line: _video(m, line, ctx))
+    text.sub(POST_LINK, lambda m, _l: _post_link(m.group(1) or m.group(2)))
+
+    def tweet(match: Match[str], line: int) -> str:
+        ctx.notes.add(line, "tweet embedded as a link")
+        return f"<{match.group(1)}>"
+
+    text.sub(TWITTER, tweet)
+    markup.drop_ials(text, ctx.notes)
+
+
+def _fence(lang: str, code: str, indent: str = "") -> str:
+    code = code.strip("\n")
+    ticks = "````" if "```" in code else "```"
+    return f"{indent}{ticks}{lang}\n{code}\n{indent}{ticks}"
+
+
+def _citation(keys: list[str]) -> str:
+    keys = [k.strip() for k in keys if k.strip()]
+    return "[" + "; ".join("@" + k for k in keys) + "]" if keys else ""
+
+
+def _params(raw: str) -> dict[str, str]:
+    found = {}
+    for match in PARAM.finditer(raw):
+        value = next(v for v in match.group(2, 3, 4, 5) if v is not None)
+        found[match.group(1)] = value
+    return found
+
+
+def _figures(text: Text, ctx: PostContext) -> None:
+    """Figure includes become images; a caption div right after them becomes the caption."""
+
+    def include(match: Match[str], line: int) -> str:
+        params = _params(match.group(1))
+        path = params.get("path", "")
+        if match.group(1).count("{{") and not path:
+            path = match.group(1)
+        local = ctx.assets.local(path) if path else None
+        if local is None:
+            ctx.notes.add(line, f"figure {path or match.group(1)!r}: file not found; left out")
+            return comment_out(match.group(0))
+        caption = params.get("caption") or params.get("title") or ""
+        alt = params.get("alt", "")
+        return f"\x04{local}\x05{caption}\x05{alt}\x04"
+
+    text.sub(FIGURE, include)
+
+    def row(match: Match[str], _line: int) -> str:
+        images = re.findall("\x04([^\x04]*)\x04", match.group(1))
+        caption = caption_text(match.group(2))
+        if len(images) == 1:
+            local, own, alt = images[0].split("\x05")
+            return f"\x04{local}\x05{own or caption}\x05{alt}\x04\n"
+        rows = "\n\n".join(f"\x04{image}\x04" for image in images)
+        return f"{rows}\n\n{caption}\n"
+
+    text.sub(IMAGE_ROW, row)
+
+    def emit(match: Match[str], _line: int) -> str:
+        local, caption, alt = match.group(1).split("\x05")
+        caption = re.sub(r"^\s*(?:Figure|Fig\.?)\s*\d+[.:]\s*", "", caption).strip()
+        if caption:
+            return f"\n\n![{_bracket_safe(caption)}]({local}){{#{ctx.figure_id(local)}}}\n\n"
+        return f"\n\n![{_bracket_safe(alt)}]({local})\n\n"
+
+    text.sub(re.compile("\x04([^\x04]*)\x04"), emit)
+
+
+def _bracket_safe(caption: str) -> str:
+    """Brackets in a caption must balance to stay inside ``![...]``."""
+    return caption if caption.count("[") == caption.count("]") else caption.replace("[", "(")
+
+
+def _video(match: Match[str], line: int, ctx: PostContext) -> str:
+    params = _params(match.group(1))
+    local = ctx.assets.local(params.get("path", ""))
+    if local is None:
+        ctx.notes.add(line, f"video {params.get('path', '')!r}: file not found; left out")
+        return comment_out(match.group(0))
+    return f'<video src="{local}" controls muted playsinline></video>'
+
+
+def _post_link(target: str) -> str:
+    name = target.rsplit("/", 1)[-1].removesuffix(".md").removesuffix(".markdown")
+    name = re.sub(r"^\d{4}-\d{2}-\d{2}-", "", name)
+    return f"../{slugify(name)}/"

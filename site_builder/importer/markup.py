@@ -1,0 +1,150 @@
+"""Conversions every source format needs: code kept verbatim, math normalised, kramdown IALs.
+
+The order matters and is the same for every format: hide code (nothing inside
+it is converted), normalise math to this site's forms, hide math (so ``{{a,
+b}}`` in a formula is never taken for Liquid), then the format's own markup,
+then put everything back.
+"""
+
+from __future__ import annotations
+
+import re
+from re import Match
+
+from site_builder.importer.report import PostNotes
+from site_builder.importer.text import Text
+
+FENCE = re.compile(r"(?ms)^([ \t>]*)(`{3,}|~{3,})([^\n]*)\n(.*?)^[ \t>]*\2[`~]*[ \t]*$")
+INLINE_CODE = re.compile(r"(?<![`\\])(`+)(?!`)([^\n]*?[^`\n])\1(?!`)")
+VERBATIM_HTML = re.compile(r"(?is)<(pre|script|style|textarea)\b[^>]*>.*?</\1\s*>")
+HTML_COMMENT = re.compile(r"(?s)<!--.*?-->")
+
+# kramdown: ``$$...$$`` is display math when it fills its lines, inline math otherwise.
+DOUBLE_DOLLAR = re.compile(r"(?s)(?<![\\$])\$\$(?!\$)(.+?)(?<![\\$])\$\$(?!\$)")
+SINGLE_DOLLAR = re.compile(r"(?<![\\$])\$(?![\s$])((?:[^$\n\\]|\\.|\n(?![ \t]*\n))+?)(?<![\s\\])\$")
+ESCAPED_DISPLAY = re.compile(r"(?s)\\\\\[(.+?)\\\\\]")
+ESCAPED_INLINE = re.compile(r"(?s)\\\\\((.+?)\\\\\)")
+BARE_DISPLAY = re.compile(r"(?s)(?<!\\)\\\[(.+?)(?<!\\)\\\]")
+BARE_INLINE = re.compile(r"(?<!\\)\\\(([^\n]+?)(?<!\\)\\\)")
+MATH_ENVS = (
+    "equation|align|gather|multline|eqnarray|flalign|alignat|displaymath|math|split|gathered"
+)
+BARE_ENV = re.compile(rf"(?s)\\begin\{{({MATH_ENVS})(\*?)\}}.*?\\end\{{\1\2\}}")
+DISPLAY_BLOCK = re.compile(r"(?ms)^([ \t>]*)\$\$[ \t]*\n(.*?)\n[ \t>]*\$\$[ \t]*$")
+
+# ``{: .class}`` on its own line, or ``{:target="_blank"}`` right after a link or image.
+BLOCK_IAL = re.compile(r"(?m)^[ \t>]*\{:(?!=)[^}\n]*\}[ \t]*\n?")
+SPAN_IAL = re.compile(r"(?<=[)\]*_`])\{:(?!=)[^}\n]*\}")
+MARGIN_CLASSES = ("aside", "marginnote", "sidenote", "l-gutter", "column-margin")
+
+
+def mask_code(text: Text) -> None:
+    """Fenced code, inline code, ``<pre>``/``<script>``/``<style>`` and comments: verbatim."""
+    text.mask(FENCE)
+    text.mask(VERBATIM_HTML)
+    text.mask(HTML_COMMENT)
+    text.mask(INLINE_CODE)
+
+
+def display(body: str, indent: str = "") -> str:
+    """A display formula on lines of its own, set off by blank lines from the text around it."""
+    blank = indent.rstrip()
+    inner = "\n".join(indent + line if line.strip() else blank for line in body.strip().split("\n"))
+    return f"\n{blank}\n{indent}$$\n{inner}\n{indent}$$\n{blank}\n"
+
+
+def normalise_math(text: Text, notes: PostNotes, kramdown: bool, backslash: bool) -> None:
+    """Rewrite the source's math delimiters to this site's ``$...$`` and ``$$`` lines.
+
+    ``kramdown``: a ``$$...$$`` with text beside it on its line is inline (it would be
+    display math in Pandoc). ``backslash``: ``\\(...\\)`` and ``\\[...\\]`` written with one
+    backslash are math (Hugo's passthrough), not escaped brackets.
+    """
+
+    def double(match: Match[str], _line: int) -> str:
+        body = match.group(1)
+        if not body.strip():
+            return match.group(0)
+        old = text.text  # still the text being matched: ``sub`` assigns when done
+        before = old[old.rfind("\n", 0, match.start()) + 1 : match.start()]
+        end = old.find("\n", match.end())
+        after = old[match.end() : len(old) if end < 0 else end]
+        alone = not before.strip(" \t>") and not after.strip()
+        if alone or not kramdown:
+            return _display_here(body)
+        return "$" + " ".join(body.split()) + "$"
+
+    text.sub(DOUBLE_DOLLAR, double)
+    text.sub(ESCAPED_DISPLAY, lambda m, _l: _display_here(m.group(1)))
+    text.sub(ESCAPED_INLINE, lambda m, _l: "$" + " ".join(m.group(1).split()) + "$")
+    if backslash:
+        text.sub(BARE_DISPLAY, lambda m, _l: _display_here(m.group(1)))
+        text.sub(BARE_INLINE, lambda m, _l: "$" + m.group(1).strip() + "$")
+    _fix_display_lines(text)
+
+
+def _display_here(body: str) -> str:
+    """A display block to be laid out on lines of its own by ``_fix_display_lines``."""
+    return "\x01" + body.strip() + "\x02"
+
+
+def _fix_display_lines(text: Text) -> None:
+    """Put each display formula on lines of its own, indented like the line it was on."""
+    marked = re.compile(r"(?ms)^([ \t>]*)([^\n\x01]*?)\x01(.*?)\x02[ \t]*")
+    item = re.compile(r"[ \t]*(?:[-*+]|\d+[.)])[ \t]+")
+
+    def layout(match: Match[str], _line: int) -> str:
+        indent, lead, body = match.group(1), match.group(2), match.group(3)
+        head = f"{indent}{lead.rstrip()}\n" if lead.strip() else ""
+        marker = item.match(indent + lead)
+        if marker:  # a list item's continuation is indented: keep the formula inside it
+            indent = " " * len(marker.group(0))
+        return head + display(body, indent)
+
+    text.sub(marked, layout)
+
+
+SPACED_DOLLAR = re.compile(r"(?<![\\$])\$[ \t]*([^$\n\x00]*?[\\^_{][^$\n\x00]*?)[ \t]*\$(?!\$)")
+LONE_DOLLAR = re.compile(r"(?<![\\$\x00])\$")
+
+
+def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
+    """Hide every formula from the conversions that follow.
+
+    A ``\\begin{equation}`` left in the text once the delimited formulas are hidden is
+    one MathJax found by itself: it becomes a display formula. MathJax (``mathjax``)
+    also reads ``$h_t^* $`` as math, where a space inside the ``$`` makes text here:
+    such formulas are trimmed once the well-formed ones are out of the way. A ``$``
+    left after all that is a dollar sign, and is escaped so it never opens math.
+    """
+    text.mask(DISPLAY_BLOCK)
+    text.mask(SINGLE_DOLLAR)
+    text.sub(BARE_ENV, lambda m, _l: text.hide(display(m.group(0)).strip("\n")))
+    if mathjax:
+        text.sub(SPACED_DOLLAR, lambda m, _l: text.hide(f"${m.group(1).strip()}$"))
+
+    def lone(match: Match[str], line: int) -> str:
+        following = text.text[match.end() : match.end() + 1]
+        if not following or following.isdigit() or following.isspace():
+            return "$"  # currency, which the site already keeps as text
+        notes.add(line, "a $ that opens no formula was kept as a dollar sign")
+        return "\\$"
+
+    text.sub(LONE_DOLLAR, lone)
+
+
+def drop_ials(text: Text, notes: PostNotes) -> None:
+    """kramdown attribute lists: a margin class makes a margin note; others styled the old theme."""
+
+    def block(match: Match[str], line: int) -> str:
+        classes = re.findall(r"\.([\w-]+)", match.group(0))
+        if any(c in MARGIN_CLASSES for c in classes):
+            return "\x03margin\x03\n"
+        return ""
+
+    text.sub(BLOCK_IAL, block)
+    text.sub(SPAN_IAL, lambda m, _l: "")
+    # A margin IAL follows its paragraph: wrap that paragraph in a margin block.
+    para = re.compile(r"(?s)((?:^|\n\n))([^\n].*?)\n\x03margin\x03\n")
+    text.sub(para, lambda m, _l: f"{m.group(1)}::: {{.column-margin}}\n{m.group(2)}\n:::\n")
+    text.sub(re.compile("\x03margin\x03\n?"), lambda m, _l: "")
