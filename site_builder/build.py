@@ -11,7 +11,9 @@ build instead of being rendered again (see ``cache.py`` for why that is safe).
 
 from __future__ import annotations
 
+import difflib
 import os
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,7 +24,7 @@ from typing import Any
 from site_builder import assets, bibliography, clock, content, feeds, fonts, pages, postwork, search
 from site_builder.cache import Cache, Manifest, code_version, hash_parts
 from site_builder.config import SiteConfig
-from site_builder.errors import BuildError, BuildErrors, BuildWarning
+from site_builder.errors import BuildError, BuildErrors, BuildWarning, Location
 from site_builder.markdown import Rendered
 from site_builder.model import Post, Site, build_site, make_post, sort_posts
 from site_builder.postwork import Neighbour, PostJob, PostSummary
@@ -179,6 +181,32 @@ def _bundle_stamp(rel: str, file: Path) -> str:
     return f"{rel}:{stat.st_size}:{stat.st_mtime_ns}"
 
 
+_POST_LINK = re.compile(r"^\.\./([^/#?]+)/")
+
+
+def _links_to_missing_posts(
+    planned: list[PostJob], summaries: dict[str, PostSummary], root: Path
+) -> list[BuildWarning]:
+    """A link from one post to another (``../slug/``) that names no post being published:
+    the routes are known here, so the author hears of it without running ``check``."""
+    slugs = sorted(job.source.slug for job in planned)
+    warnings = []
+    for job in planned:
+        summary = summaries.get(job.source.slug)
+        for link in summary.rendered.links if summary is not None else ():
+            match = _POST_LINK.match(link)
+            if match is None or match.group(1) == ".." or match.group(1) in slugs:
+                continue
+            close = difflib.get_close_matches(match.group(1), slugs, n=1, cutoff=0.6)
+            hint = f" (did you mean '../{close[0]}/'?)" if close else ""
+            text = (root / job.source.path).read_text(encoding="utf-8", errors="replace")
+            at = text.find(link)
+            line = text.count("\n", 0, at) + 1 if at >= 0 else None
+            message = f"link {link!r} names no published post{hint}"
+            warnings.append(BuildWarning(Location(job.source.path, line), message))
+    return warnings
+
+
 def _bundle_files(source: content.SourcePost, root: Path) -> list[tuple[str, Path]]:
     """A folder post's own files (images, data), copied beside its page; its Markdown and
     BibTeX sources are inputs, not content to publish."""
@@ -267,6 +295,7 @@ def _build(
             for job in planned:
                 if job.source.slug in summaries:
                     warnings.extend(summaries[job.source.slug].rendered.warnings)
+            warnings.extend(_links_to_missing_posts(planned, summaries, config.root))
             if errors:
                 # A broken .bib fails every post that uses it: say so once.
                 unique = {str(e): e for e in errors}

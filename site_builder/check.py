@@ -9,6 +9,7 @@ even though a file ``posts/x/index.html`` exists.
 
 from __future__ import annotations
 
+import difflib
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
@@ -135,13 +136,19 @@ class PageParser(HTMLParser):
 class Checker:
     """Resolves references against the files in ``public`` as a browser under the base URL would."""
 
-    def __init__(self, public: Path, config: SiteConfig) -> None:
+    def __init__(
+        self, public: Path, config: SiteConfig, sources: dict[str, Path] | None = None
+    ) -> None:
         self.public = public
+        self.root = config.root
         self.base_url = config.base_url
         self.base_path = config.base_path
         self.files = {p.relative_to(public).as_posix() for p in public.rglob("*") if p.is_file()}
         self.pages: dict[str, PageParser] = {}
         self.report = Report()
+        # A post's page -> its Markdown (relative to the site): problems are the author's
+        # to fix there, so they are reported at the source line.
+        self.sources = sources or {}
 
     def run(self) -> Report:
         for rel in sorted(self.files):
@@ -191,16 +198,43 @@ class Checker:
             where = f"outside the site ({self.base_path})"
             self.problem(rel, ref.line, f"{noun} {ref.value!r}: {where}")
             return
-        target = self._file_for(unquote(resolved.path[len(self.base_path) :]))
+        path = unquote(resolved.path[len(self.base_path) :])
+        target = self._file_for(path)
         if target is None:
-            self.problem(rel, ref.line, f"{noun} {ref.value!r}: no such file in the output")
+            hint = self._closest_post(path, ref.value)
+            self.post_problem(rel, ref, f"{noun} {ref.value!r}: no such file in the output{hint}")
         elif (
             resolved.fragment
             and target in self.pages
             and unquote(resolved.fragment) not in self.pages[target].ids
         ):
             message = f"broken anchor {ref.value!r}: no id '{resolved.fragment}' in {target}"
-            self.problem(rel, ref.line, message)
+            self.post_problem(rel, ref, message)
+
+    def post_problem(self, rel: str, ref: Ref, message: str) -> None:
+        """A problem in a post's page, at the line of its Markdown that wrote the reference
+        (the page's line follows in brackets); elsewhere, at the page's line."""
+        source = self.sources.get(rel)
+        if source is not None:
+            text = (self.root / source).read_text(encoding="utf-8", errors="replace")
+            at = text.find(ref.value)
+            if at >= 0:
+                line = text.count("\n", 0, at) + 1
+                where = f"{rel}:{ref.line}" if ref.line else rel
+                self.problem(source.as_posix(), line, f"{message} (in {where})")
+                return
+        self.problem(rel, ref.line, message)
+
+    def _closest_post(self, path: str, written: str) -> str:
+        """`` (did you mean '../alibi/'?)`` when the link names a post that is not there."""
+        parts = path.split("/")
+        if len(parts) < 2 or parts[0] != "posts" or not parts[1]:
+            return ""
+        slugs = sorted({f.split("/")[1] for f in self.files if f.startswith("posts/")})
+        close = difflib.get_close_matches(parts[1], slugs, n=1, cutoff=0.6)
+        if not close or parts[1] not in written:
+            return ""
+        return f" (did you mean {written.replace(parts[1], close[0], 1)!r}?)"
 
     def _file_for(self, path: str) -> str | None:
         """The output file a URL path serves: ``dir/`` is ``dir/index.html``, as on GitHub Pages."""
@@ -229,15 +263,11 @@ class Checker:
 
 def check_site(public: Path, config: SiteConfig) -> Report:
     """Check a built site; ``config`` must be the one it was built with (base URL)."""
-    report = Checker(public, config).run()
-    report.warnings = _leftovers(public, config)
-    return report
-
-
-def _leftovers(public: Path, config: SiteConfig) -> list[str]:
-    """Markup another blog tool left in a post's page (see ``leftovers``), by source line."""
     from site_builder.content import load_posts
     from site_builder.leftovers import find_leftovers
 
     sources = {f"posts/{p.slug}/index.html": p.path for p in load_posts(config).posts}
-    return find_leftovers(public, config.root, sources)
+    report = Checker(public, config, sources).run()
+    # Markup another blog tool left in a post's page (see ``leftovers``), by source line.
+    report.warnings = find_leftovers(public, config.root, sources)
+    return report

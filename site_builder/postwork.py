@@ -101,8 +101,9 @@ def start_worker(config: SiteConfig, cache: Cache, warm: str) -> None:
 
 
 def summarise(rendered: Rendered) -> PostSummary:
-    """The post without its bodies, links, headings and fragments: what listings and the
-    font need. Its formulas are all among the fragments (much less to scan than the page)."""
+    """The post without its bodies, headings, fragments and most links: what listings, the
+    font and the check of links between posts need. Its formulas are all among the
+    fragments (much less to scan than the page)."""
     formulas = [html for key, html in rendered.fragments.items() if key[0] == "math"]
     bare = dataclasses.replace(
         rendered,
@@ -111,7 +112,7 @@ def summarise(rendered: Rendered) -> PostSummary:
         references_html="",
         files=(),
         fragments={},
-        links=(),
+        links=tuple(link for link in rendered.links if link.startswith("../")),  # other posts
         headings=(),
     )
     return PostSummary(

@@ -18,14 +18,15 @@ path to Pagefind, so the index is the same under ``/`` and ``/blog/``.
 
 from __future__ import annotations
 
-import asyncio
 import re
+import subprocess
 import tempfile
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
+
+from site_builder.errors import BuildError
 
 OUT = "pagefind/"
 # What the search page's script loads: the API, its WebAssembly and the index itself. The
@@ -68,31 +69,30 @@ def _tex_of(match: re.Match[str]) -> str:
 def build_index(docs: Sequence[Document]) -> list[tuple[str, bytes]]:
     """(site-relative path, bytes) of every file the search page needs, in path order.
 
-    Pagefind's API is asynchronous; it runs on a thread of its own, so a caller that
-    already runs an event loop (Playwright's sync API, a server) can build too.
+    The posts are written as small pages into a temporary folder and indexed there by
+    Pagefind's command-line binary. (Its Python service API hung on a site of a
+    thousand posts, waiting on replies the service never sent.)
     """
+    from pagefind_bin import get_executable
+
     ordered = sorted(docs, key=lambda d: d.path)
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, _build(ordered)).result()
-
-
-async def _build(docs: Sequence[Document]) -> list[tuple[str, bytes]]:
-    from pagefind.index import IndexConfig, PagefindIndex
-
     with tempfile.TemporaryDirectory(prefix="pagefind-") as tmp:
-        config = IndexConfig(
-            output_path=tmp,
-            exclude_selectors=[".sidenote", ".heading-anchor", ".footnote-backref"],
-            force_language=docs[0].language if docs else "en",
-        )
-        async with PagefindIndex(config=config) as index:
-            for doc in docs:
-                await index.add_html_file(content=index_html(doc), url=doc.path)
-        root = Path(tmp)
+        site, out = Path(tmp) / "site", Path(tmp) / "out"
+        for doc in ordered:
+            page = site / doc.path / "index.html"
+            page.parent.mkdir(parents=True, exist_ok=True)
+            page.write_text(index_html(doc), encoding="utf-8")
+        site.mkdir(exist_ok=True)  # a site without posts still gets an (empty) index
+        command = [str(get_executable()), "--site", str(site), "--output-path", str(out)]
+        for selector in (".sidenote", ".heading-anchor", ".footnote-backref"):
+            command += ["--exclude-selectors", selector]
+        language = ordered[0].language if ordered else "en"
+        command += ["--force-language", language, "--silent"]
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise BuildError("search", None, f"pagefind failed: {done.stderr.strip()[:500]}")
         return [
-            (OUT + rel, (root / rel).read_bytes())
-            for rel in sorted(_files(root))
-            if _KEEP.match(rel)
+            (OUT + rel, (out / rel).read_bytes()) for rel in sorted(_files(out)) if _KEEP.match(rel)
         ]
 
 

@@ -116,3 +116,19 @@ def test_help_is_plain_words(capsys: pytest.CaptureFixture[str]) -> None:
         main(["--help"])
     out = capsys.readouterr().out
     assert ":class:" not in out and "``" not in out
+
+
+def test_build_warns_about_a_link_to_no_post(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The routes are known at build time: a misspelt link between posts is a warning there,
+    at its source line, before any `check`."""
+    site = make_site(tmp_path)
+    text = POST.format(extra="").replace("Text.", "See [good](../good/) and\n[it](../god/).")
+    (site / "content" / "posts" / "linking.md").write_text(text, encoding="utf-8")
+    status, _, err = run(site, capsys, "build")
+    assert status == 0
+    assert "content/posts/linking.md:7: warning: link '../god/' names no published post" in err
+    assert "(did you mean '../good/'?)" in err
+    assert "'../good/'" not in err.split("did you mean")[0]
+    assert run(site, capsys, "build", "--strict")[0] == 1

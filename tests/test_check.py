@@ -54,18 +54,31 @@ def test_broken_link_and_anchor_fail_naming_page_and_link(
     status, output = run_check(site, capsys)
     assert status == 1
     lines = output.splitlines()
-    page = "posts/old-notes/index.html"
+    # Reported where the author fixes them: the post's Markdown, then the page's line.
+    line = len(post.read_text().splitlines())
+    source = f"content/posts/old-notes.md:{line}: "
     assert any(
-        line.startswith(page) and "broken link '../no-such-post/'" in line for line in lines
+        entry.startswith(source + "broken link '../no-such-post/'")
+        and "(in posts/old-notes/index.html:" in entry
+        for entry in lines
     ), output
     assert any(
-        line.startswith(page)
-        and "broken anchor '../hello-world/#nowhere'" in line
-        and "posts/hello-world/index.html" in line
-        for line in lines
+        entry.startswith(source + "broken anchor '../hello-world/#nowhere'")
+        and "posts/hello-world/index.html" in entry
+        for entry in lines
     ), output
-    assert any(line.startswith(page) and "'#missing'" in line for line in lines), output
+    assert any(entry.startswith(source) and "'#missing'" in entry for entry in lines), output
     assert "3 problem(s)" in output
+
+
+def test_a_misspelt_post_link_gets_the_closest_slug(
+    site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    post = site / "content/posts/old-notes.md"
+    post.write_text(post.read_text() + "\nSee [hello](../helo-world/).\n")
+    status, output = run_check(site, capsys)
+    assert status == 1
+    assert "no such file in the output (did you mean '../hello-world/'?)" in output
 
 
 def test_missing_asset_and_link_outside_base_path(tmp_path: Path) -> None:
