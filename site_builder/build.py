@@ -228,17 +228,22 @@ def build(
     use_cache: bool = True,
     progress: Progress | None = None,
     expect_renders: bool = False,
+    refresh_search: bool = True,
 ) -> BuildResult:
     """Build the whole site into ``out``. Raises BuildErrors; ``out`` is untouched on failure.
 
     ``now`` only decides which posts are due (future-dated ones wait unless
     ``config.drafts``); it defaults to :func:`clock.reference_time`. ``expect_renders``
     is a hint (the CLI knows some post changed): a worker may start before anything is read.
+    ``refresh_search`` False keeps the last build's search index (the dev server: indexing
+    a whole site on every edit would cost it a second per thousand posts).
     """
     started = time.perf_counter()
     cache = Cache(config.root / ".cache", enabled=use_cache)
     try:
-        return _build(config, out, now, cache, jobs, progress, started, expect_renders)
+        return _build(
+            config, out, now, cache, jobs, progress, started, expect_renders, refresh_search
+        )
     finally:
         cache.renders.close()
 
@@ -252,6 +257,7 @@ def _build(
     progress: Progress | None,
     started: float,
     expect_renders: bool,
+    refresh_search: bool = True,
 ) -> BuildResult:
     out = out.resolve()
     summaries: dict[str, PostSummary] = {}
@@ -313,6 +319,7 @@ def _build(
             ]
             groups = SiteOutputs(config, planned, posts, summaries, full, previous, output, cache)
             groups.early_font = font.early
+            groups.refresh_search = refresh_search
             groups.write_all()
 
     if output.changed or pending or loaded.reparsed or set(output.entries) != set(previous.outputs):
@@ -475,6 +482,7 @@ class SiteOutputs:
         self.output = output
         self.cache = cache
         self.early_font: assets.EarlyFont | None = None
+        self.refresh_search = True  # see build(): the dev server keeps its first index
         self.groups: dict[str, tuple[str, list[str]]] = {}
         templates = sorted((config.root / "templates").rglob("*"))
         self.base_key = hash_parts(
@@ -496,6 +504,9 @@ class SiteOutputs:
         feed = hash_parts(listing, *(job.render_key for job in self.planned[: feeds.FEED_SIZE]))
         # Every post's text: any body edit rebuilds the index (the index is whole-site).
         search_key = hash_parts(listing, *(job.render_key for job in self.planned))
+        known = self.previous.groups.get("search")
+        if not self.refresh_search and known is not None:
+            search_key = known[0]  # keep the last index (see ``build``)
         statics = [(rel, src.stat()) for rel, src in assets.static_files(self.config.root)]
         chars = frozenset("".join(s.math_chars for s in self.summaries.values()))
         font = fonts.find_font(self.config.root)

@@ -236,7 +236,7 @@ def build_once(root: Path, out: Path, base_url: str, drafts: bool) -> str | None
     started = time.perf_counter()
     try:
         config = with_overrides(load_config(root), base_url=base_url, drafts=drafts)
-        result = build(config, out)
+        result = build(config, out, refresh_search=False)  # the first index serves a session
     except (BuildError, BuildErrors) as exc:
         errors = exc.errors if isinstance(exc, BuildErrors) else [exc]
         message = "\n".join(str(error) for error in errors)

@@ -132,3 +132,22 @@ def test_build_warns_about_a_link_to_no_post(
     assert "(did you mean '../good/'?)" in err
     assert "'../good/'" not in err.split("did you mean")[0]
     assert run(site, capsys, "build", "--strict")[0] == 1
+
+
+def test_the_dev_server_keeps_its_first_search_index(tmp_path: Path) -> None:
+    """Indexing the whole site costs about a second per thousand posts: `serve` indexes once
+    per session, `build` on every change."""
+    from site_builder.build import build
+    from site_builder.config import load_config
+    from tests.test_errors import tree_digest
+
+    site = make_site(tmp_path)
+    out = site / "public"
+    build(load_config(site), out)
+    index = tree_digest(out / "pagefind")
+    post = site / "content" / "posts" / "good.md"
+    post.write_text(post.read_text() + "\nA new word: zygomorphic.\n", encoding="utf-8")
+    build(load_config(site), out, refresh_search=False)
+    assert tree_digest(out / "pagefind") == index
+    build(load_config(site), out)
+    assert tree_digest(out / "pagefind") != index
