@@ -518,7 +518,8 @@ class SiteOutputs:
         )
         self._group("listings", listing, self._write_listings)
         self._group("feed", feed, self._write_feed)
-        self._group("search", search_key, self._write_search)
+        if self.config.search:
+            self._group("search", search_key, self._write_search)
         self._group("assets", asset_key, lambda: self._write_assets(chars))
 
     def _group(self, name: str, key: str, write: Callable[[], None]) -> None:

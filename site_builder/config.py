@@ -28,6 +28,7 @@ KNOWN_KEYS = {
     "math",
     "toc",
     "toc-depth",
+    "search",
 }
 CITATION_STYLES = ("numeric", "author-year")
 
@@ -50,6 +51,8 @@ class SiteConfig:
     math_macros: tuple[tuple[str, str], ...] = ()
     toc: bool = False  # ``toc: true``: every post lists its sections (a post may say false)
     toc_depth: int = 3  # ``toc-depth``: the deepest heading level listed
+    # ``search: true``: a Pagefind index and a search page (see site_builder/search.py).
+    search: bool = False
 
     @property
     def base_path(self) -> str:
@@ -124,7 +127,11 @@ def load_config(root: Path, cache_dir: Path | None = None) -> SiteConfig:
     for key, problem in (("toc", toc_problem(toc, None)), ("toc-depth", toc_problem(None, depth))):
         if problem:
             raise BuildError(path, _line_of(text, key), problem)
+    search = data.get("search", False)
+    if not isinstance(search, bool):
+        raise BuildError(path, _line_of(text, "search"), "'search' must be true or false")
     return SiteConfig(
+        search=search,
         toc=toc,
         toc_depth=depth,
         root=root,

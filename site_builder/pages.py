@@ -230,15 +230,16 @@ def render_listing_pages(site: Site, env: jinja2.Environment) -> Iterator[tuple[
             meta=page_meta(config, "404.html", "Page not found"),
         ),
     )
-    yield (
-        "search/index.html",
-        render_template(
-            env,
-            "search.html",
-            page_path="search/",
-            meta=page_meta(config, "search/", "Search", f"Search the posts of {config.title}."),
-        ),
-    )
+    if config.search:
+        yield (
+            "search/index.html",
+            render_template(
+                env,
+                "search.html",
+                page_path="search/",
+                meta=page_meta(config, "search/", "Search", f"Search the posts of {config.title}."),
+            ),
+        )
     yield "sitemap.xml", render_template(env, "sitemap.xml", entries=feeds.sitemap_entries(site))
     yield "robots.txt", feeds.robots_txt(config)
 

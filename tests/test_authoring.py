@@ -142,6 +142,8 @@ def test_the_dev_server_keeps_its_first_search_index(tmp_path: Path) -> None:
     from tests.test_errors import tree_digest
 
     site = make_site(tmp_path)
+    config = site / "site.yaml"
+    config.write_text(config.read_text() + "search: true\n", encoding="utf-8")
     out = site / "public"
     build(load_config(site), out)
     index = tree_digest(out / "pagefind")
@@ -151,3 +153,12 @@ def test_the_dev_server_keeps_its_first_search_index(tmp_path: Path) -> None:
     assert tree_digest(out / "pagefind") == index
     build(load_config(site), out)
     assert tree_digest(out / "pagefind") != index
+
+
+def test_search_is_opt_in(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A site without ``search: true`` ships no index, page, link or script for it."""
+    site = make_site(tmp_path)
+    assert run(site, capsys, "build")[0] == 0
+    public = site / "public"
+    assert not (public / "pagefind").exists() and not (public / "search").exists()
+    assert "search" not in (public / "index.html").read_text(encoding="utf-8").lower()

@@ -76,7 +76,7 @@ def test_noop_imports_no_renderer(site: Path) -> None:
         cwd=ROOT,
     )
     assert done.stdout.splitlines()[-1] == "0 []"
-    assert done.stdout.startswith("Up to date: 11 pages (3 posts), nothing changed")
+    assert done.stdout.startswith("Up to date: 10 pages (3 posts), nothing changed")
 
 
 def _append(path: str, text: str) -> Callable[[Path], None]:
