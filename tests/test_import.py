@@ -171,3 +171,28 @@ def test_check_warns_about_leftovers_with_page_and_source_line(
     assert "{% not this %}" not in err
     assert status == 0  # warnings; --strict makes them fail
     assert main(["-C", str(site), "check", "-q", "--strict", "--no-build"]) == 1
+
+
+_LEFTOVER_TEXT = """() => {
+  // What a reader sees: the rendered text, outside code (where these are fine to show).
+  const clone = document.querySelector('article').cloneNode(true);
+  clone.querySelectorAll('pre, code, math').forEach((e) => e.remove());
+  const text = clone.innerText;
+  return ['{%', '{{<', '$', '<d-', '\\\\begin'].filter((mark) => text.includes(mark));
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("source", ["jekyll", "hugo", "quarto"])
+def test_imported_posts_show_no_raw_markup_in_a_browser(tmp_path: Path, source: str) -> None:
+    """No ``{%``, ``$``, ``<d-`` or ``\\begin`` in what Chromium renders of an imported post."""
+    from tests.browser import chromium, serve_directory
+
+    site, _ = import_and_build(tmp_path, source)
+    pages = sorted((site / "public" / "posts").glob("*/index.html"))
+    assert pages
+    with serve_directory(site / "public") as base, chromium() as context:
+        tab = context.new_page()
+        for page in pages:
+            tab.goto(base + page.parent.relative_to(site / "public").as_posix() + "/")
+            assert tab.evaluate(_LEFTOVER_TEXT) == [], page
