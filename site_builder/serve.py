@@ -28,6 +28,7 @@ from typing import Any
 import watchfiles
 
 from site_builder.build import build
+from site_builder.cli import summary
 from site_builder.config import SiteConfig, load_config, with_overrides
 from site_builder.errors import BuildError, BuildErrors
 from site_builder.snapshot import Snapshot
@@ -252,7 +253,7 @@ def build_once(root: Path, out: Path, base_url: str, drafts: bool) -> str | None
     for warning in result.warnings:
         print(warning, file=sys.stderr)
     seconds = time.perf_counter() - started
-    print(f"Built {result.pages} pages ({result.posts} posts) in {seconds:.2f} s", flush=True)
+    print(f"Built {summary(result.pages, result.posts)} in {seconds:.2f} s", flush=True)
     return None
 
 
