@@ -348,3 +348,22 @@ def test_font_face_rule() -> None:
     assert 'font-family: "TeX Gyre Pagella Math"' in css
     assert 'src: url("../fonts/math.woff2") format("woff2")' in css
     assert "font-display: swap" in css
+
+
+def test_optional_argument_macros_are_expanded() -> None:
+    """``\\newcommand{\\x}[n][default]`` (math-core has no optional arguments): ICLR posts
+    define ``\\given`` through one, and used to fail on every formula."""
+    text = (
+        "$$\n\\newcommand{\\MidSymbol}[1][]{\\:#1\\:}\n\\newcommand{\\given}{\\MidSymbol[\\vert]}\n"
+        "\\newcommand{\\E}[2][\\mathbb{E}]{#1\\left[#2\\right]}\n$$\n\n"
+        "Then $p(x \\given y)$, $\\E{x}$ and $\\E[\\mathrm{Var}]{y}$.\n"
+    )
+    html = render(text, MarkdownContext("post.md")).html
+    given, plain, var = re.findall(r"<math.*?</math>", html)
+    assert "|" in texts(given, "mo") and len(elements(given, "mspace")) == 2
+    assert "𝔼" in texts(plain, "mi") and "Var" in texts(var, "mi")
+
+
+def test_an_operator_made_of_math_is_declared_too() -> None:
+    out = convert_md("$$\\DeclareMathOperator{\\opmus}{\\mu^*} \\opmus(A)$$")
+    assert "μ" in texts(out, "mi")

@@ -15,7 +15,12 @@ from markdown_it.common.utils import escapeHtml
 
 from site_builder.markdown.math.colours import colour_edits, colours_of
 from site_builder.markdown.math.engine import Macros, convert
-from site_builder.markdown.math.macros import merged, take_definitions
+from site_builder.markdown.math.macros import (
+    OPTIONAL_PREFIX,
+    expand_optional,
+    merged,
+    take_definitions,
+)
 from site_builder.markdown.math.numbering import Register, number
 from site_builder.markdown.math.rewrite import Source, rewrite, rewrite_body
 
@@ -40,10 +45,15 @@ class Formula:
         Raises ``MathError`` with an offset into ``source.text``.
         """
         definitions = take_definitions(self.source)
-        if definitions:
+        for name, body in definitions:  # in order: a body may use the macros before it
             colours = colours_of(self.macros) | colours_of(tuple(definitions))
-            bodies = tuple((name, _with_colours(body, colours)) for name, body in definitions)
-            self.macros = merged(self.macros, bodies)
+            body = _with_colours(_expanded(body, self.macros), colours)
+            self.macros = merged(self.macros, ((name, body),))
+        for _ in range(_MAX_EXPANSIONS):
+            edits = expand_optional(self.source.text, self.macros)
+            if not edits:
+                break
+            self.source.edit(edits)
         self.source.edit(colour_edits(self.source.text, colours_of(self.macros)))
         rewrite(self.source, self.display)
         if self.display and not self.empty:
@@ -104,6 +114,22 @@ def _to_mathml(
 def _fingerprint(macros: Macros) -> str:
     """The macros in a fragment's key: short, since most posts repeat the site's set."""
     return hashlib.blake2b(repr(macros).encode(), digest_size=8).hexdigest() if macros else ""
+
+
+_MAX_EXPANSIONS = 50  # nested optional-argument macros; a self-referent one stops here
+
+
+def _expanded(body: str, macros: Macros) -> str:
+    """A macro body with the optional-argument macros defined before it expanded."""
+    if OPTIONAL_PREFIX not in "".join(name for name, _ in macros):
+        return body
+    source = Source(body)
+    for _ in range(_MAX_EXPANSIONS):
+        edits = expand_optional(source.text, macros)
+        if not edits:
+            break
+        source.edit(edits)
+    return source.text
 
 
 @lru_cache(maxsize=64)

@@ -74,12 +74,16 @@ def _definition(text: str, match: re.Match[str]) -> tuple[str, str, int]:
         at = params.end() if params else at
     elif kind != "DeclareMathOperator" and (arity := _ARITY.match(text, at)):
         at = arity.end()
-        if text[at:].lstrip().startswith("["):
-            raise MathError(
-                f"\\{name}: optional arguments in \\{kind} are not supported; "
-                "make the argument required",
-                at,
-            )
+        rest = text[at:].lstrip()
+        if rest.startswith("["):  # ``[1][default]``: math-core has no optional arguments
+            open_at = len(text) - len(rest)
+            close = _bracket_end(text, open_at)
+            if close is None:
+                raise MathError(f"\\{name}: the default argument's '[' is never closed", open_at)
+            default = text[open_at + 1 : close]
+            name, body, end = _definition(text[:open_at] + text[close + 1 :], match)
+            shift = close + 1 - open_at
+            return OPTIONAL_PREFIX + name, f"{arity.group(1)}\x00{default}\x00{body}", end + shift
     at += len(text[at:]) - len(text[at:].lstrip())
     if text[at : at + 1] != "{":
         raise MathError(f"the definition of \\{name} needs a body in braces", at)
@@ -88,8 +92,85 @@ def _definition(text: str, match: re.Match[str]) -> tuple[str, str, int]:
         raise MathError(f"the definition of \\{name} is never closed: a '{{' lacks its '}}'", at)
     body = text[at + 1 : close]
     if kind == "DeclareMathOperator":
-        body = f"\\operatorname{match.group('star')}{{{body}}}"
+        # math-core's \operatorname takes text; an operator made of math (``\mu^*``) is a
+        # \mathop, as amsmath sets it.
+        plain = re.fullmatch(r"(?:[\w\s.,'*-]|\\[,;:! ])+", body)
+        body = f"\\operatorname{match.group('star')}{{{body}}}" if plain else f"\\mathop{{{body}}}"
     return name, body, close + 1
+
+
+def _bracket_end(text: str, start: int) -> int | None:
+    """The ``]`` closing the ``[`` at ``start``, outside braces."""
+    depth = 0
+    for index in range(start, len(text)):
+        char = text[index]
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+        elif char == "]" and depth == 0:
+            return index
+    return None
+
+
+# A macro with an optional first argument (``\newcommand{\x}[2][d]{...}``), kept among a
+# post's macros under this prefix (not a TeX name: math-core never sees it) and expanded
+# here before conversion.
+OPTIONAL_PREFIX = "optional@"
+_ARGUMENT = re.compile(r"\s*(\{|\\[A-Za-z]+|\\.|[^\s{}])")
+
+
+def expand_optional(text: str, macros: Macros) -> list[tuple[int, int, str]]:
+    """Edits that expand every use of an optional-argument macro in ``text`` (one pass;
+    call again while it finds any, for uses inside arguments or expansions)."""
+    table = {n.removeprefix(OPTIONAL_PREFIX): b for n, b in macros if n.startswith(OPTIONAL_PREFIX)}
+    if not table:
+        return []
+    pattern = re.compile(r"\\(" + "|".join(map(re.escape, table)) + r")(?![A-Za-z])")
+    edits: list[tuple[int, int, str]] = []
+    for match in pattern.finditer(text):
+        if edits and match.start() < edits[-1][1]:
+            continue
+        arity, default, body = table[match.group(1)].split("\x00")
+        at, args = match.end(), []
+        rest = text[at:].lstrip()
+        if rest.startswith("["):
+            open_at = len(text) - len(rest)
+            close = _bracket_end(text, open_at)
+            if close is None:
+                raise MathError(f"\\{match.group(1)}: '[' is never closed", open_at)
+            args.append(text[open_at + 1 : close])
+            at = close + 1
+        else:
+            args.append(default)
+        for _ in range(int(arity) - 1):
+            arg = _ARGUMENT.match(text, at)
+            if arg is None:
+                raise MathError(f"\\{match.group(1)} needs {arity} arguments", match.start())
+            if arg.group(1) == "{":
+                end = group_end(text, arg.start(1))
+                if end is None:
+                    raise MathError("unbalanced braces: a '{' is never closed", arg.start(1))
+                args.append(text[arg.start(1) + 1 : end])
+                at = end + 1
+            else:
+                args.append(arg.group(1))
+                at = arg.end()
+        expansion = _substitute(body, args)
+        edits.append((match.start(), at, "{" + expansion + "}"))
+    return edits
+
+
+def _substitute(body: str, args: list[str]) -> str:
+    """``#1``..``#9`` in ``body`` replaced by the arguments."""
+
+    def argument(match: re.Match[str]) -> str:
+        index = int(match.group(1))
+        if not 1 <= index <= len(args):
+            raise MathError(f"#{index} in a macro that takes {len(args)} argument(s)")
+        return args[index - 1]
+
+    return re.sub(r"#(\d)", argument, body)
 
 
 def merged(*sets: Macros) -> Macros:
