@@ -11,6 +11,7 @@ build instead of being rendered again (see ``cache.py`` for why that is safe).
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import os
 import re
@@ -144,21 +145,14 @@ def plan_jobs(
 
 
 def _front_matter(source: content.SourcePost) -> str:
-    """Everything a page shows of a post besides its body, as one string to hash."""
+    """Everything a page shows of a post besides its body, as one string to hash: every
+    field of the record but the body (in the render key already), so a field added to the
+    front matter can never leave pages stale."""
     return repr(
-        (
-            source.path,
-            source.slug,
-            source.title,
-            source.date,
-            source.updated,
-            source.author,
-            source.description,
-            source.tags,
-            source.draft,
-            source.pdf,
-            source.toc,  # the table of contents is the page's, not the Markdown's
-            source.toc_depth,
+        tuple(
+            (field.name, getattr(source, field.name))
+            for field in dataclasses.fields(source)
+            if field.name != "body"
         )
     )
 

@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import sqlite3
+from datetime import UTC
 from pathlib import Path
 
 import pytest
@@ -238,3 +239,29 @@ def test_errors_from_worker_processes(tmp_path: Path) -> None:
         f"content/posts/post-00003.md:{line}:2: math: unknown LaTeX command \\nosuchcommand"
     ]
     assert not (tmp_path / "out").exists()
+
+
+def test_every_front_matter_field_is_in_the_page_key() -> None:
+    """Keys from declared inputs (issue 14): a field added to the front matter cannot leave
+    pages stale, because the page key takes every field of the record but the body."""
+    import dataclasses
+    from datetime import datetime
+
+    from site_builder.build import _front_matter
+    from site_builder.content import SourcePost
+
+    when = datetime(2026, 1, 1, tzinfo=UTC)
+    post = SourcePost(Path("p.md"), "p", "T", when, None, "A", "", (), False, "", 5, None)
+    for field in dataclasses.fields(SourcePost):
+        if field.name == "body":
+            continue
+        value = getattr(post, field.name)
+        other = {
+            str: "changed", int: 7, bool: not value, tuple: ("x",), type(None): "x",
+        }.get(type(value), value)  # fmt: skip
+        if isinstance(value, datetime):
+            other = datetime(2027, 1, 1, tzinfo=UTC)
+        elif isinstance(value, Path):
+            other = Path("q.md")
+        changed = dataclasses.replace(post, **{field.name: other})
+        assert _front_matter(changed) != _front_matter(post), field.name
