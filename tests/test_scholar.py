@@ -252,3 +252,14 @@ def test_apa_titles_keep_the_capital_after_a_colon() -> None:
     title = "{RoFormer}: Enhanced Transformer with Rotary Position Embedding"
     assert _sentence_case(title) == "RoFormer: Enhanced transformer with rotary position embedding"
     assert _sentence_case("A {Note: Kept} Ratio of 3:1 Here") == "A Note: Kept ratio of 3:1 here"
+
+
+def test_the_feed_carries_the_references(scholar: Path) -> None:
+    """The feed's entry is the whole post: its References list too, not only the page's."""
+    import feedparser
+
+    feed = feedparser.parse((scholar / "feed.xml").read_text(encoding="utf-8"))
+    (entry,) = [e for e in feed.entries if "scaled-attention" in e.link]
+    content = entry.content[0].value
+    assert '<h2 id="references">References</h2>' in content
+    assert "Attention is all you need" in content or "attention is all you need" in content.lower()
