@@ -193,9 +193,7 @@ def _links_to_missing_posts(
                 continue
             close = difflib.get_close_matches(match.group(1), slugs, n=1, cutoff=0.6)
             hint = f" (did you mean '../{close[0]}/'?)" if close else ""
-            text = (root / job.source.path).read_text(encoding="utf-8", errors="replace")
-            at = text.find(link)
-            line = text.count("\n", 0, at) + 1 if at >= 0 else None
+            line = content.line_in_post(root, job.source.path, link)
             message = f"link {link!r} names no published post{hint}"
             warnings.append(BuildWarning(Location(job.source.path, line), message))
     return warnings

@@ -18,6 +18,7 @@ from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
 from site_builder.config import SiteConfig
+from site_builder.content import line_in_post
 
 VOID = frozenset(
     {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}
@@ -215,15 +216,12 @@ class Checker:
         """A problem in a post's page, at the line of its Markdown that wrote the reference
         (the page's line follows in brackets); elsewhere, at the page's line."""
         source = self.sources.get(rel)
-        if source is not None:
-            text = (self.root / source).read_text(encoding="utf-8", errors="replace")
-            at = text.find(ref.value)
-            if at >= 0:
-                line = text.count("\n", 0, at) + 1
-                where = f"{rel}:{ref.line}" if ref.line else rel
-                self.problem(source.as_posix(), line, f"{message} (in {where})")
-                return
-        self.problem(rel, ref.line, message)
+        line = line_in_post(self.root, source, ref.value) if source is not None else None
+        if source is None or line is None:
+            self.problem(rel, ref.line, message)
+            return
+        where = f"{rel}:{ref.line}" if ref.line else rel
+        self.problem(source.as_posix(), line, f"{message} (in {where})")
 
     def _closest_post(self, path: str, written: str) -> str:
         """`` (did you mean '../alibi/'?)`` when the link names a post that is not there."""

@@ -460,3 +460,14 @@ def _hint(key: str) -> str:
 
     close = difflib.get_close_matches(key, sorted(KNOWN_KEYS), n=1)
     return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def line_in_post(root: Path, path: Path, snippet: str) -> int | None:
+    """The 1-based line of ``path`` (a post, relative to ``root``) where ``snippet`` first
+    appears: a problem found in the output is reported where the author can fix it."""
+    try:
+        text = (root / path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    at = text.find(snippet)
+    return text.count("\n", 0, at) + 1 if at >= 0 else None

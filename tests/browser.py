@@ -110,3 +110,12 @@ def close_browser() -> None:
             browser.close()
         with contextlib.suppress(Exception):
             playwright.stop()
+
+
+def require_chromium() -> None:
+    """Skip a browser test, saying why, where Playwright or Debian's Chromium is missing."""
+    import pytest
+
+    pytest.importorskip("playwright", reason="browser tests need the playwright package")
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"Debian's Chromium ({CHROMIUM}) is not installed")

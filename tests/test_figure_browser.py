@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser import ARTIFACTS, chromium, serve_directory
+from tests.browser import ARTIFACTS, chromium, require_chromium, serve_directory
 
 pytestmark = pytest.mark.browser
 
@@ -27,9 +27,7 @@ LOG2_7 = math.log2(7)
 
 @pytest.fixture(scope="module")
 def base_url(built_site: Path) -> Iterator[str]:
-    pytest.importorskip("playwright", reason="browser tests need the playwright package")
-    if not Path("/usr/bin/chromium").exists():
-        pytest.skip("Debian's Chromium (/usr/bin/chromium) is not installed")
+    require_chromium()
     with serve_directory(built_site) as url:
         yield url
 

@@ -22,7 +22,7 @@ import pytest
 from site_builder.build import build
 from site_builder.config import load_config
 from site_builder.errors import BuildError, BuildErrors
-from tests.browser import ARTIFACTS, CHROMIUM, chromium, serve_directory
+from tests.browser import ARTIFACTS, chromium, require_chromium, serve_directory
 from tests.conftest import ROOT
 from tests.test_output_quality import site_with_theme, validate
 
@@ -167,9 +167,7 @@ def test_missing_image_is_an_error_at_its_line(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def base_url(public: Path) -> Iterator[str]:
-    pytest.importorskip("playwright", reason="browser tests need the playwright package")
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's Chromium (/usr/bin/chromium) is not installed")
+    require_chromium()
     with serve_directory(public) as url:
         yield url
 

@@ -31,7 +31,15 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, chromium, free_port, serve_directory
+from tests.browser import (
+    ARTIFACTS,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    chromium,
+    free_port,
+    require_chromium,
+    serve_directory,
+)
 from tests.conftest import ROOT, copy_site
 
 pytestmark = pytest.mark.browser
@@ -66,9 +74,7 @@ class Site:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    pytest.importorskip("playwright", reason="browser tests need the playwright package")
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's Chromium (/usr/bin/chromium) is not installed")
+    require_chromium()
     # Build for the address the audits will load, so the canonical URL, robots.txt
     # and sitemap describe this very server (not the production domain).
     port = free_port()

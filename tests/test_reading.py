@@ -14,7 +14,13 @@ from typing import Any
 
 import pytest
 
-from tests.browser import ARTIFACTS, CHROMIUM, chromium, free_port, serve_directory
+from tests.browser import (
+    ARTIFACTS,
+    chromium,
+    free_port,
+    require_chromium,
+    serve_directory,
+)
 from tests.conftest import ROOT, copy_site
 from tests.test_output_quality import site_with_theme
 
@@ -37,9 +43,7 @@ def _build(source: Path, base: str) -> None:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """This repository's site, built and served under /blog/ (a project site's base path)."""
-    pytest.importorskip("playwright", reason="browser tests need the playwright package")
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's Chromium (/usr/bin/chromium) is not installed")
+    require_chromium()
     port = free_port()
     source = copy_site(tmp_path_factory.mktemp("reading"))
     _build(source, f"http://127.0.0.1:{port}/blog/")

@@ -37,3 +37,10 @@ def parse_attributes(params: str) -> Attributes | None:
             attrs[key] = next(g for g in match.group(4, 5, 6) if g is not None)
         pos += len(text[pos:]) - len(text[pos:].lstrip())
     return ident, classes, attrs
+
+
+def braced_match(params: str, pattern: re.Pattern[str]) -> bool:
+    """A ``:::`` container's validator: ``{...}`` whose inside ``pattern`` finds (an id or
+    class that says which extension owns the block)."""
+    text = params.strip()
+    return text.startswith("{") and text.endswith("}") and bool(pattern.search(text[1:-1]))

@@ -29,7 +29,7 @@ from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 from mdit_py_plugins.container import container_plugin
 
-from site_builder.markdown.attributes import parse_attributes
+from site_builder.markdown.attributes import braced_match, parse_attributes
 from site_builder.markdown.crossrefs import register
 from site_builder.markdown.state import report
 
@@ -71,8 +71,7 @@ def figures_plugin(md: MarkdownIt) -> None:
 
 def _validate(params: str, markup: str) -> bool:
     """Claim ``::: {...}`` blocks with a ``#fig-`` id or a ``.figure`` class; leave others."""
-    text = params.strip()
-    return text.startswith("{") and text.endswith("}") and bool(_OURS.search(text[1:-1]))
+    return braced_match(params, _OURS)
 
 
 # --- core rule: number figures and build widgets ---------------------------------------

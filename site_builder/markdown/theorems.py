@@ -32,7 +32,7 @@ from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 from mdit_py_plugins.container import container_plugin
 
-from site_builder.markdown.attributes import parse_attributes
+from site_builder.markdown.attributes import braced_match, parse_attributes
 from site_builder.markdown.crossrefs import KINDS, register
 from site_builder.markdown.state import report
 
@@ -54,8 +54,7 @@ def theorems_plugin(md: MarkdownIt) -> None:
 
 
 def _validate_theorem(params: str, markup: str) -> bool:
-    text = params.strip()
-    return text.startswith("{") and text.endswith("}") and bool(_THEOREM.search(text[1:-1]))
+    return braced_match(params, _THEOREM)
 
 
 def _validate_proof(params: str, markup: str) -> bool:

@@ -45,16 +45,13 @@ class Formula:
         Raises ``MathError`` with an offset into ``source.text``.
         """
         definitions = take_definitions(self.source)
+        colours = colours_of(self.macros) | colours_of(tuple(definitions))
         for name, body in definitions:  # in order: a body may use the macros before it
-            colours = colours_of(self.macros) | colours_of(tuple(definitions))
-            body = _with_colours(_expanded(body, self.macros), colours)
-            self.macros = merged(self.macros, ((name, body),))
-        for _ in range(_MAX_EXPANSIONS):
-            edits = expand_optional(self.source.text, self.macros)
-            if not edits:
-                break
-            self.source.edit(edits)
-        self.source.edit(colour_edits(self.source.text, colours_of(self.macros)))
+            expanded = Source(body)
+            _expand_optional(expanded, self.macros)
+            self.macros = merged(self.macros, ((name, _with_colours(expanded.text, colours)),))
+        _expand_optional(self.source, self.macros)
+        self.source.edit(colour_edits(self.source.text, colours))
         rewrite(self.source, self.display)
         if self.display and not self.empty:
             number(self.source, ident, register, self.tags, self.ids)
@@ -119,17 +116,16 @@ def _fingerprint(macros: Macros) -> str:
 _MAX_EXPANSIONS = 50  # nested optional-argument macros; a self-referent one stops here
 
 
-def _expanded(body: str, macros: Macros) -> str:
-    """A macro body with the optional-argument macros defined before it expanded."""
-    if OPTIONAL_PREFIX not in "".join(name for name, _ in macros):
-        return body
-    source = Source(body)
+def _expand_optional(source: Source, macros: Macros) -> None:
+    """Expand the optional-argument macros in ``source`` (math-core has none), again and
+    again for uses inside their own expansions."""
+    if not any(name.startswith(OPTIONAL_PREFIX) for name, _ in macros):
+        return
     for _ in range(_MAX_EXPANSIONS):
         edits = expand_optional(source.text, macros)
         if not edits:
-            break
+            return
         source.edit(edits)
-    return source.text
 
 
 @lru_cache(maxsize=64)

@@ -45,8 +45,8 @@ def number(
     source: Source,
     ident: str | None,
     register: Register,
-    tags: dict[str, str] | None = None,
-    ids: dict[str, str] | None = None,
+    tags: dict[str, str],
+    ids: dict[str, str],
 ) -> bool:
     """Tag and label the numbered lines of a display formula; True if any line is numbered.
 
@@ -55,8 +55,6 @@ def number(
     math-core as ASCII placeholders too (it takes no ``_`` or ``é``), mapped to the
     page's ids in ``ids``.
     """
-    tags = {} if tags is None else tags
-    ids = {} if ids is None else ids
     text = source.text
     env = _ENVIRONMENT.fullmatch(text)
     if env is None:

@@ -208,7 +208,8 @@ def _convert_one(env: dict[str, Any], token: Token) -> None:
     if formula.empty:
         return  # nothing but definitions
     try:
-        formula.source.sub(_REF_IN_MATH, lambda m: _reference_text(env, m))
+        if "ref" in formula.source.text:  # \eqref{...} or \ref{...}: most formulas hold none
+            formula.source.sub(_REF_IN_MATH, lambda m: _reference_text(env, m))
         token.meta["mathml"] = memoised(env, formula.key, formula.to_mathml)
     except MathError as exc:
         _report(env, formula, where, exc)
