@@ -1,4 +1,5 @@
-"""BibTeX files to reference records, parsed once and cached across builds.
+"""BibTeX files to reference records, parsed once per process (and kept across builds by
+the incremental layer).
 
 pybtex does the parsing: it implements BibTeX's own rules for names ("von
 Last, Jr, First"), braces and ``@string`` macros, and decodes LaTeX
@@ -7,12 +8,13 @@ entry once, here, into plain text and HTML (APA-like), so the Markdown stage
 only looks keys up and the cache holds small picklable records.
 
 jekyll-scholar is known for re-parsing bibliographies for every page; here a
-file is parsed at most once per build, and not at all when the cache holds
-the records for its exact bytes (the key is a hash of the bytes and the code).
+file is parsed at most once per build, and not at all when the incremental layer
+kept the records for its exact bytes (``remember``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -112,31 +114,31 @@ def _duplicate_line(text: str, message: str) -> int | None:
     return text.count("\n", 0, starts[1]) + 1 if len(starts) > 1 else None
 
 
-def load(path: Path, shown: Path | str, cache: Any = None) -> dict[str, Entry]:
-    """A .bib file's entries, from ``cache`` (a :class:`site_builder.cache.Cache`) when it can."""
-    from site_builder.cache import code_version, hash_parts
-
+def load(path: Path, shown: Path | str) -> dict[str, Entry]:
+    """A .bib file's entries, parsed once per process for the same bytes (``remember``)."""
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise BuildError(shown, None, f"cannot read bibliography: {exc.strerror}") from None
-    key = hash_parts(code_version(), data)
+    key = hashlib.sha256(data).hexdigest()
     if key in _MEMO:
         return _MEMO[key]
-    found = cache.get("bibliography", key) if cache is not None else None
-    if not isinstance(found, dict):
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line = data[: exc.start].count(b"\n") + 1
-            raise BuildError(shown, line, "bibliography is not valid UTF-8") from None
-        found = parse(text, shown)
-        if cache is not None:
-            cache.put("bibliography", key, found)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise BuildError(shown, line, "bibliography is not valid UTF-8") from None
+    found = parse(text, shown)
+    remember(data, found)
+    return found
+
+
+def remember(data: bytes, entries: dict[str, Entry]) -> None:
+    """Hold ``entries`` as the parse of ``data`` for this process: the incremental layer
+    puts what it kept from an earlier build here, and ``load`` then parses nothing."""
     if len(_MEMO) >= _MEMO_SIZE:  # a long `serve` session sees many versions of a file
         _MEMO.clear()
-    _MEMO[key] = found
-    return found
+    _MEMO[hashlib.sha256(data).hexdigest()] = entries
 
 
 # Parsed files of this process, by content key: one parse per build, however many posts cite.
@@ -288,16 +290,3 @@ def file_for(named: Path | None, root: Path) -> Path | None:
     if named is not None:
         return named
     return DEFAULT if (root / DEFAULT).is_file() else None
-
-
-def content_key(named: Path | None, root: Path) -> str:
-    """What a post's render depends on in its bibliography: the file's bytes."""
-    from site_builder.cache import hash_parts
-
-    path = file_for(named, root)
-    if path is None:
-        return "none"
-    try:
-        return hash_parts(path.as_posix(), (root / path).read_bytes())
-    except OSError:
-        return f"missing {path.as_posix()}"

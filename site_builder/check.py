@@ -263,8 +263,9 @@ def check_site(public: Path, config: SiteConfig) -> Report:
     """Check a built site; ``config`` must be the one it was built with (base URL)."""
     from site_builder.content import load_posts
     from site_builder.leftovers import find_leftovers
+    from site_builder.routes import plan_routes
 
-    sources = {f"posts/{p.slug}/index.html": p.path for p in load_posts(config).posts}
+    sources = plan_routes(config, load_posts(config).posts).page_sources()
     report = Checker(public, config, sources).run()
     # Markup another blog tool left in a post's page (see ``leftovers``), by source line.
     report.warnings = find_leftovers(public, config.root, sources)

@@ -20,7 +20,7 @@ from site_builder import __version__
 if TYPE_CHECKING:
     from site_builder.build import BuildResult
     from site_builder.config import SiteConfig
-    from site_builder.snapshot import Snapshot
+    from site_builder.incremental.noop import Snapshot
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -116,8 +116,12 @@ def load(args: argparse.Namespace) -> SiteConfig:
     from site_builder.config import load_config, with_overrides
 
     root = args.root.resolve()
-    cache_dir = None if getattr(args, "no_cache", False) else root / ".cache"
-    config = load_config(root, cache_dir)
+    parse = None
+    if not getattr(args, "no_cache", False):
+        from site_builder.incremental.cached import yaml_parser
+
+        parse = yaml_parser(root / ".cache")
+    config = load_config(root, parse)
     return with_overrides(config, base_url=args.base_url, drafts=args.drafts)
 
 
@@ -127,11 +131,11 @@ def _output_dir(args: argparse.Namespace) -> Path:
 
 
 def take_snapshot(args: argparse.Namespace) -> Snapshot | None:
-    """The inputs as they are before the build reads any (see ``snapshot``): an input that
+    """The inputs as they are before the build reads any (see ``incremental.noop``): an input that
     changes during the build then differs from it, and the next run builds again."""
     if args.no_cache:
         return None
-    from site_builder.snapshot import Snapshot
+    from site_builder.incremental.noop import Snapshot
 
     try:
         return Snapshot(args.root.resolve(), _output_dir(args), _options(args))
@@ -178,7 +182,6 @@ def run_build(
         jobs=args.jobs,
         use_cache=not args.no_cache,
         progress=None if args.quiet else Progress(),
-        expect_renders=snapshot is not None and snapshot.content_changed(),
     )
     if snapshot is not None:
         if result.warnings or result.outside_inputs:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -86,18 +87,19 @@ def normalise_base_url(url: str, where: Path, line: int | None = None) -> str:
     return url if url.endswith("/") else url + "/"
 
 
-def load_config(root: Path, cache_dir: Path | None = None) -> SiteConfig:
+def load_config(root: Path, parse: Callable[[str, Path], Any] | None = None) -> SiteConfig:
     """Read ``site.yaml`` under ``root``. A missing or malformed file is a :class:`BuildError`.
 
-    With ``cache_dir``, the parsed YAML is remembered there with the text it came from,
-    so a build whose ``site.yaml`` did not change need not import YAML at all.
+    ``parse`` turns the YAML text into data (``yamlload.load_yaml`` by default); the
+    incremental layer passes one that remembers the answer, so a build whose
+    ``site.yaml`` did not change need not import YAML at all.
     """
     path = Path("site.yaml")  # as shown in messages: relative to the site
     try:
         text = (root / path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise BuildError(path, None, "site.yaml not found: is this a site directory?") from None
-    data: Any = _parse(text, path, cache_dir)
+    data: Any = (parse or _load_yaml)(text, path)
     if data is None:
         data = {}
     if not isinstance(data, dict):
@@ -147,19 +149,10 @@ def load_config(root: Path, cache_dir: Path | None = None) -> SiteConfig:
     )
 
 
-def _parse(text: str, path: Path, cache_dir: Path | None) -> Any:
-    from site_builder.cache import Cache
+def _load_yaml(text: str, path: Path) -> Any:
+    from site_builder.yamlload import load_yaml  # imported only when site.yaml is parsed
 
-    cache = Cache(cache_dir, enabled=cache_dir is not None) if cache_dir else None
-    known = cache.get("config", "site.yaml") if cache is not None else None
-    if isinstance(known, tuple) and len(known) == 2 and known[0] == text:
-        return known[1]
-    from site_builder.yamlload import load_yaml
-
-    data = load_yaml(text, path)
-    if cache is not None:
-        cache.put("config", "site.yaml", (text, data))
-    return data
+    return load_yaml(text, path)
 
 
 def with_overrides(config: SiteConfig, *, base_url: str | None, drafts: bool) -> SiteConfig:

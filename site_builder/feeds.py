@@ -10,9 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from site_builder.config import SiteConfig
 from site_builder.model import Post, Site
+
+if TYPE_CHECKING:
+    from site_builder.routes import Route
 
 FEED_SIZE = 20  # newest posts in the feed: readers keep their own history
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)  # an empty site still needs a fixed <updated>
@@ -50,19 +54,16 @@ def entry_html(post: Post) -> str:
     return html
 
 
-def sitemap_entries(site: Site) -> list[SitemapEntry]:
-    """Every page a search engine should index (not 404.html), with its last change."""
-    config = site.config
-    newest = newest_update(site.posts)
-    entries = [SitemapEntry(config.absolute_url(""), newest)]
-    entries += [SitemapEntry(config.absolute_url(p.path), post_updated(p)) for p in site.posts]
-    if site.tags:
-        entries.append(SitemapEntry(config.absolute_url("tags/"), newest))
-    entries += [
-        SitemapEntry(config.absolute_url(t.path), newest_update(t.posts)) for t in site.tags
+def sitemap_entries(config: SiteConfig, pages: list[Route]) -> list[SitemapEntry]:
+    """Every page a search engine should index (the route table's, not 404.html), with its
+    last change: the newest date or update among the posts it shows."""
+    return [
+        SitemapEntry(
+            config.absolute_url(page.url or ""),
+            max((s.updated or s.date for s in page.posts), default=EPOCH),
+        )
+        for page in pages
     ]
-    entries.append(SitemapEntry(config.absolute_url("archive/"), newest))
-    return entries
 
 
 def robots_txt(config: SiteConfig) -> str:

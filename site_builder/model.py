@@ -11,7 +11,7 @@ from datetime import datetime
 from functools import cached_property
 from urllib.parse import quote
 
-from site_builder.citation import Citation, make_citation
+from site_builder.cite_box import Citation, make_citation
 from site_builder.config import SiteConfig
 from site_builder.content import SourcePost
 from site_builder.markdown import Rendered
@@ -83,8 +83,13 @@ class Site:
     tags: tuple[Tag, ...]  # by name
 
 
+def post_path(slug: str) -> str:
+    """A post's folder in the site, ``posts/<slug>/``: formed here only (see ``routes``)."""
+    return f"posts/{slug}/"
+
+
 def make_post(source: SourcePost, rendered: Rendered, config: SiteConfig) -> Post:
-    path = f"posts/{source.slug}/"
+    path = post_path(source.slug)
     return Post(
         source=source,
         rendered=rendered,
@@ -104,19 +109,29 @@ def sort_posts(sources: tuple[SourcePost, ...] | list[SourcePost]) -> list[Sourc
     return sorted(sources, key=_order, reverse=True)
 
 
-def build_site(config: SiteConfig, posts: list[Post]) -> Site:
-    ordered = sorted(posts, key=lambda post: _order(post.source), reverse=True)
-    by_tag: dict[str, list[Post]] = {}
+def tag_groups(
+    sources: list[SourcePost],
+) -> list[tuple[str, str, tuple[SourcePost, ...]]]:
+    """(name, slug, posts) per tag, by name; ``sources`` newest first, as each tag's posts.
+    A tag's name is as its newest post writes it (``ML`` and ``ml`` are one tag)."""
+    by_tag: dict[str, list[SourcePost]] = {}
     names: dict[str, str] = {}
-    for post in ordered:
-        for name in post.source.tags:
+    for source in sources:
+        for name in source.tags:
             slug = tag_slug(name)
             tagged = by_tag.setdefault(slug, [])
-            if not tagged or tagged[-1] is not post:  # ``ML`` and ``ml`` on one post: once
-                tagged.append(post)
+            if not tagged or tagged[-1] is not source:  # ``ML`` and ``ml`` on one post: once
+                tagged.append(source)
             names.setdefault(slug, name)
+    ordered = sorted(by_tag, key=lambda s: names[s].lower())
+    return [(names[slug], slug, tuple(by_tag[slug])) for slug in ordered]
+
+
+def build_site(config: SiteConfig, posts: list[Post]) -> Site:
+    ordered = sorted(posts, key=lambda post: _order(post.source), reverse=True)
+    post_of = {id(post.source): post for post in ordered}
     tags = tuple(
-        Tag(name=names[slug], slug=slug, posts=tuple(by_tag[slug]))
-        for slug in sorted(by_tag, key=lambda s: names[s].lower())
+        Tag(name=name, slug=slug, posts=tuple(post_of[id(s)] for s in tagged))
+        for name, slug, tagged in tag_groups([post.source for post in ordered])
     )
     return Site(config=config, posts=tuple(ordered), tags=tags)

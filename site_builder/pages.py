@@ -24,9 +24,7 @@ from site_builder.urls import page_url
 
 if TYPE_CHECKING:
     import jinja2
-    from jinja2.bccache import Bucket
 
-    from site_builder.cache import Cache
     from site_builder.content import SourcePost
 
 
@@ -36,13 +34,15 @@ def human_date(value: datetime) -> str:
 
 
 def make_environment(
-    config: SiteConfig, site: Site | None = None, cache: Cache | None = None
+    config: SiteConfig,
+    site: Site | None = None,
+    bytecode_cache: jinja2.BytecodeCache | None = None,
 ) -> jinja2.Environment:
     """The Jinja environment; ``site`` is None where only post pages are rendered (workers).
 
     Post pages see only their post and its neighbours, never the whole site, so
-    a post page can be rebuilt alone. Compiled templates are cached on disk, in
-    ``cache`` when it is enabled.
+    a post page can be rebuilt alone. ``bytecode_cache`` keeps compiled templates
+    between builds (the incremental layer's).
     """
     import jinja2  # a build that renders no page (a no-op) never imports Jinja
 
@@ -53,7 +53,7 @@ def make_environment(
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
-        bytecode_cache=_checked_bytecode_cache(cache) if cache and cache.enabled else None,
+        bytecode_cache=bytecode_cache,
     )
     env.globals.update(config=config, url=page_url(config), absolute_url=config.absolute_url)
     if site is not None:
@@ -84,57 +84,22 @@ def preview_status(config: SiteConfig) -> Callable[[SourcePost], str]:
     return status
 
 
-def _checked_bytecode_cache(cache: Cache) -> jinja2.BytecodeCache:
-    """Compiled templates kept in ``cache`` as checksummed entries (kind ``jinja-code``).
-
-    Jinja's own ``FileSystemBytecodeCache`` trusts its files: damaged bytes were
-    unmarshalled into code objects that rendered garbage or crashed the worker
-    (a segfault, then every later build the same) until ``.cache`` was deleted by
-    hand. Going through :class:`Cache` gives these entries the same SHA-256 check
-    as every other kind, so a damaged one is a miss. It pays: loading the compiled
-    templates takes ~0.6 ms instead of ~10 ms of compiling, in every worker.
-    """
-    import jinja2
-
-    class CheckedBytecodeCache(jinja2.BytecodeCache):
-        def load_bytecode(self, bucket: Bucket) -> None:
-            data = cache.get_bytes("jinja-code", bucket.key)
-            if data is not None:
-                bucket.bytecode_from_string(data)  # checks Jinja's magic and the source's hash
-
-        def dump_bytecode(self, bucket: Bucket) -> None:
-            cache.put("jinja-code", bucket.key, bucket.bytecode_to_string())
-
-    return CheckedBytecodeCache()
-
-
-def template_closure_hash(config: SiteConfig, name: str, cache: Cache | None = None) -> str:
-    """Hash of a template and every template it extends, includes or imports.
-
-    A post page depends on exactly these files, so editing ``tag.html`` does
-    not re-render a thousand post pages. Finding the references means parsing
-    the templates with Jinja, so the answer is cached by the bytes of every
-    template: a build with nothing to render then never imports Jinja.
-    """
+def template_texts(config: SiteConfig) -> dict[str, bytes]:
+    """Every template's bytes by its name under ``templates/``."""
     folder = config.root / "templates"
-    texts = {
+    return {
         path.relative_to(folder).as_posix(): path.read_bytes()
         for path in sorted(folder.rglob("*"))
         if path.is_file()
     }
-    from site_builder.cache import hash_parts
-
-    key = hash_parts(name, *(part for rel, data in texts.items() for part in (rel, data)))
-    known = cache.get("templates", key) if cache is not None else None
-    if isinstance(known, str):
-        return known
-    result = _closure_hash(texts, name)
-    if cache is not None:
-        cache.put("templates", key, result)
-    return result
 
 
-def _closure_hash(texts: dict[str, bytes], name: str) -> str:
+def closure_hash(texts: dict[str, bytes], name: str) -> str:
+    """Hash of a template and every template it extends, includes or imports.
+
+    A post page depends on exactly these files, so editing ``tag.html`` does
+    not re-render a thousand post pages.
+    """
     import jinja2
     from jinja2 import meta as jinja_meta
 
@@ -210,7 +175,9 @@ def render_post_page(
     )
 
 
-def render_listing_pages(site: Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]:
+def render_listing_pages(
+    site: Site, env: jinja2.Environment, sitemap: list[feeds.SitemapEntry]
+) -> Iterator[tuple[str, str]]:
     """Yield (site-relative output path, text) for the pages that list posts, the 404 page,
     the sitemap and robots.txt: everything site-wide that needs no post's body."""
     config = site.config
@@ -240,7 +207,7 @@ def render_listing_pages(site: Site, env: jinja2.Environment) -> Iterator[tuple[
                 meta=page_meta(config, "search/", "Search", f"Search the posts of {config.title}."),
             ),
         )
-    yield "sitemap.xml", render_template(env, "sitemap.xml", entries=feeds.sitemap_entries(site))
+    yield "sitemap.xml", render_template(env, "sitemap.xml", entries=sitemap)
     yield "robots.txt", feeds.robots_txt(config)
 
 

@@ -31,7 +31,7 @@ from site_builder.build import build
 from site_builder.cli import summary
 from site_builder.config import SiteConfig, load_config, with_overrides
 from site_builder.errors import BuildError, BuildErrors
-from site_builder.snapshot import Snapshot
+from site_builder.incremental.noop import Snapshot
 
 RELOAD_PATH = "/__reload"
 OVERLAY_ID = "__site_builder_error"
@@ -319,7 +319,7 @@ def serve(
     wanted = threading.Event()
 
     def inputs() -> str:
-        """File metadata of every input (``snapshot``): equal means nothing to rebuild."""
+        """File metadata of every input (``incremental.noop``): equal means nothing to rebuild."""
         try:
             return Snapshot(root, out.resolve(), ()).inputs
         except Exception:  # e.g. a symlink loop: assume a change

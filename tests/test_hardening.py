@@ -127,14 +127,14 @@ def test_every_cache_kind_has_a_damage_test(tmp_path: Path) -> None:
 _ORPHAN_SCRIPT = """
 import sys, time
 from pathlib import Path
-from site_builder.cache import Cache
 from site_builder.config import load_config
-from site_builder.workers import Workers
+from site_builder.incremental.store import Cache
+from site_builder.incremental.workers import Workers
 
 site = Path(sys.argv[1])
 config = load_config(site)
 workers = Workers(config, Cache(site / ".cache"), 2)
-workers.start_early(2, warm="page")
+workers.start(2)
 assert workers.pool is not None
 print(" ".join(str(pid) for pid in workers.pool._processes), flush=True)
 time.sleep(60)
@@ -176,7 +176,7 @@ def test_workers_die_with_a_killed_parent(tmp_path: Path) -> None:
 def test_a_dead_worker_is_one_line_and_public_is_kept(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from site_builder import postwork
+    from site_builder.incremental import jobs as postwork
 
     site = make_site(tmp_path)
     assert main(["-C", str(site), "build", "--quiet"]) == 0

@@ -68,9 +68,9 @@ def test_edit_one_post(site: Path, tmp_path: Path) -> None:
     assert_matches_clean(site, tmp_path)
 
 
-def test_edits_on_an_early_worker(site: Path, tmp_path: Path) -> None:
-    """With more than one core, a few changed posts render on one worker started before
-    planning (``workers.Workers.start_early``): same bytes as a clean serial build."""
+def test_few_edits_with_two_cores(site: Path, tmp_path: Path) -> None:
+    """With more than one core, a few changed posts render inline (below
+    ``workers.PARALLEL_THRESHOLD``): same bytes as a clean serial build."""
     for number in (3, 9):
         victim = site / f"content/posts/post-{number:05d}.md"
         victim.write_text(victim.read_text() + f"\nEdited on a worker, ${number}x$.\n")
@@ -247,8 +247,8 @@ def test_every_front_matter_field_is_in_the_page_key() -> None:
     import dataclasses
     from datetime import datetime
 
-    from site_builder.build import _front_matter
     from site_builder.content import SourcePost
+    from site_builder.incremental.plan import front_matter as _front_matter
 
     when = datetime(2026, 1, 1, tzinfo=UTC)
     post = SourcePost(Path("p.md"), "p", "T", when, None, "A", "", (), False, "", 5, None)

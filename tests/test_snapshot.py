@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 
 from site_builder import build as build_module
-from site_builder import snapshot, writer
+from site_builder import writer
 from site_builder.cli import main
+from site_builder.incremental import noop as snapshot
 from tests.test_blog import copy_blog
 from tests.test_errors import tree_digest
 

@@ -1,4 +1,4 @@
-"""The build cache in ``.cache/``: rendered posts and what the last build wrote.
+"""The state kept in ``.cache/``: rendered posts, what the last build wrote, small entries.
 
 Everything here is an optimisation that must never change a byte of output:
 
@@ -7,7 +7,7 @@ Everything here is an optimisation that must never change a byte of output:
   an upgrade or an edit to a renderer invalidates them.
 * Every entry carries a SHA-256 of its payload and its key and is verified on
   read; a corrupt, truncated, unreadable or misplaced entry is deleted and
-  recomputed, never used. Rendered posts are in ``store.RenderStore`` (one
+  recomputed, never used. Rendered posts are in ``renders.RenderStore`` (one
   SQLite file); the few other kinds are a file each.
 * Output files are reused (hard-linked from the previous ``public/``) only when
   the manifest says they were produced from the same key *and* the file is still
@@ -26,27 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from site_builder.version import code_version
+from site_builder.incremental.keys import code_version, hash_parts
 from site_builder.writer import OutputEntry
-
-__all__ = ["Cache", "Manifest", "code_version", "dump_entry", "hash_parts", "load_entry"]
-
-
-def hash_parts(*parts: object) -> str:
-    """A stable key from text/bytes parts (``str`` of anything else).
-
-    Each text part is length-prefixed and each bytes part hashed on its own, so
-    no two different lists of parts give the same joined text; the whole is then
-    hashed once (a no-op build computes thousands of these).
-    """
-    pieces = []
-    for part in parts:
-        if isinstance(part, bytes):
-            pieces.append("b" + hashlib.sha256(part).hexdigest())
-        else:
-            text = part if isinstance(part, str) else str(part)
-            pieces.append(f"s{len(text)}:{text}")
-    return hashlib.sha256("".join(pieces).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def dump_entry(value: Any, key: str = "") -> bytes:
@@ -106,7 +87,7 @@ class Cache:
         self.directory = directory
         self.enabled = enabled
         self._made: set[Path] = set()  # directories known to exist (each mkdir is a syscall)
-        from site_builder.store import RenderStore  # it imports this module
+        from site_builder.incremental.renders import RenderStore  # it imports this module
 
         self.renders = RenderStore(directory / "render.db", enabled)
 

@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from site_builder.clock import reference_seconds
-from site_builder.version import PACKAGE, code_version
+from site_builder.incremental.keys import PACKAGE, code_version
 
-WATCHED = ("content", "templates", "static", "fonts")  # content first: see content_changed
+WATCHED = ("content", "templates", "static", "fonts")
 STAGING_PREFIX = ".staging-"  # writer.STAGING_PREFIX: an interrupted build leaves these
 
 
@@ -63,12 +63,9 @@ class Snapshot:
         self.path = (
             root / ".cache" / f"snapshot-{hashlib.sha256(str(out).encode()).hexdigest()[:16]}"
         )
-        posts: list[object] = []
-        _tree(str(root / "content"), posts)
-        self.content = hashlib.sha256(marshal.dumps(posts)).hexdigest()
-        parts: list[object] = [code_version(), str(out), *options, self.content]
+        parts: list[object] = [code_version(), str(out), *options]
         parts.append(_stat(str(root / "site.yaml")))
-        for name in WATCHED[1:]:
+        for name in WATCHED:
             _tree(str(root / name), parts)
         _tree(str(PACKAGE / "data"), parts)  # the math font's packaged copy
         self.inputs = hashlib.sha256(marshal.dumps(parts)).hexdigest()
@@ -88,12 +85,6 @@ class Snapshot:
             except (OSError, ValueError, EOFError, TypeError):
                 self._saved = None
         return self._saved
-
-    def content_changed(self) -> bool:
-        """Whether anything under ``content/`` differs from the last build: then some post
-        will likely render, and the build may start a worker before reading anything."""
-        saved = self._load()
-        return saved is None or saved.get("content") != self.content
 
     def unchanged(self) -> tuple[int, int] | None:
         """(pages, posts) of the last build if it is still exactly up to date, else None."""
@@ -132,7 +123,6 @@ class Snapshot:
         payload = marshal.dumps(
             {
                 "inputs": self.inputs,
-                "content": self.content,
                 "built_at": self.now,
                 "next_due": next_due,
                 "pages": pages,

@@ -1,9 +1,9 @@
-"""The code version: what every cache key and the no-op check include.
+"""Cache keys: ``hash_parts`` and the code version every key includes.
 
-A hash of this package's source and of the versions of the libraries that
-shape the HTML, so an upgrade or an edit to a renderer invalidates whatever was
-computed by the old code. Kept apart from ``cache`` so the no-op check
-(``snapshot``) can use it without importing the rest of the build.
+The code version is a hash of this package's source and of the versions of the
+libraries that shape the HTML, so an upgrade or an edit to a renderer
+invalidates whatever the old code computed. Only the standard library: the
+no-op check (``noop``) uses it without importing the rest of the build.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import sys
 from functools import cache
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parent.parent  # site_builder/
 
 LIBRARIES = (
     "markdown-it-py",
@@ -29,6 +29,23 @@ LIBRARIES = (
     "pybtex",
     "latexcodec",
 )
+
+
+def hash_parts(*parts: object) -> str:
+    """A stable key from text/bytes parts (``str`` of anything else).
+
+    Each text part is length-prefixed and each bytes part hashed on its own, so
+    no two different lists of parts give the same joined text; the whole is then
+    hashed once (a no-op build computes thousands of these).
+    """
+    pieces = []
+    for part in parts:
+        if isinstance(part, bytes):
+            pieces.append("b" + hashlib.sha256(part).hexdigest())
+        else:
+            text = part if isinstance(part, str) else str(part)
+            pieces.append(f"s{len(text)}:{text}")
+    return hashlib.sha256("".join(pieces).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @cache

@@ -8,7 +8,7 @@ database file costs one create, and SQLite (the standard library's
 
 Only the main process writes; workers read (a post's previous render, for its
 fragment memo). WAL mode lets those reads run while the main process is in the
-middle of writing. Each entry is a checksummed pickle (``cache.dump_entry``): a
+middle of writing. Each entry is a checksummed pickle (``store.dump_entry``): a
 row that fails verification is deleted and reported as a miss, and a database
 SQLite cannot read is deleted and started afresh, so a damaged cache costs
 time, never a wrong page.
@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from site_builder.cache import load_entry
+from site_builder.incremental.store import load_entry
 
 if TYPE_CHECKING:
     import sqlite3
@@ -98,7 +98,7 @@ class RenderStore:
             return None
 
     def put(self, key: str, entry: bytes) -> None:
-        """Store an entry made by ``cache.dump_entry(value, key)`` (the workers pickle, the main
+        """Store an entry made by ``store.dump_entry(value, key)`` (the workers pickle, the main
         process writes)."""
         import sqlite3
 

@@ -1,0 +1,18 @@
+"""Saving work between builds, behind one boundary: no stage module imports this package.
+
+``build()`` talks to it through one object, :class:`session.Session`; the CLI asks
+``noop`` whether a build can be skipped altogether. Everything here must leave
+the output byte for byte what a clean serial build writes.
+
+    session   the handle build() holds: renders posts, reuses pages, skips groups
+    plan      keys from declared inputs (a post's render key and page key)
+    jobs      one post's job: stored render or fresh one, then its page
+    workers   the process pool the jobs run on
+    cached    the stages' slow pure functions wrapped with the cache
+    store     .cache/: checksummed entries and the last build's manifest
+    renders   rendered posts in one SQLite file
+    noop      the no-op check, from file metadata alone (standard library only)
+    keys      hash_parts and the code version in every key
+
+Kept light: importing ``site_builder.incremental.noop`` must not import the build.
+"""

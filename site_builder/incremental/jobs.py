@@ -1,0 +1,157 @@
+"""One post's job: its Markdown (from the render store when its key is known, else rendered),
+then its page, written straight into the stage.
+
+It runs in worker processes (or inline for small jobs). Each worker keeps one
+Markdown parser, one Jinja environment and its own memoised math and lexers,
+and sends back only a small summary: the main process never holds every
+post's HTML, which keeps its memory flat as the site grows.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from site_builder import content, fonts, render
+from site_builder.config import SiteConfig
+from site_builder.errors import BuildError, BuildErrors
+from site_builder.incremental.store import Cache, dump_entry
+from site_builder.markdown import Rendered
+from site_builder.routes import PostRoute
+from site_builder.writer import OutputEntry
+
+
+@dataclass(frozen=True)
+class PostSummary:
+    """A rendered post without its HTML: what listings, feeds and the font need."""
+
+    rendered: Rendered  # html, notes_html and files emptied
+    file_names: tuple[str, ...]
+    math_chars: str  # sorted, one string: a frozenset of 1-char strings is slow to unpickle
+
+
+@dataclass(frozen=True)
+class PostJob:
+    route: PostRoute
+    render_key: str  # every input of the post's Markdown render
+    page_key: str  # the render key plus every input of its page
+    want_full: bool  # the feed needs this post's HTML back
+    last_render_key: str | None = None  # this post's previous render, for its fragment memo
+    cached: bool = False  # the last build stored this render key
+
+
+@dataclass(frozen=True)
+class PostResult:
+    slug: str
+    summary: PostSummary | None
+    full: Rendered | None
+    errors: tuple[BuildError, ...]
+    outputs: tuple[tuple[str, OutputEntry], ...]
+    entry: bytes | None = None  # a new render for the store, pickled here (off the main process)
+
+
+@dataclass
+class WorkerState:
+    config: SiteConfig
+    cache: Cache
+    stage_root: Path | None = None  # where pages go: sent with each batch of jobs
+    env: Any = None  # jinja2.Environment, made on first use in each process
+
+
+_STATE: WorkerState | None = None
+
+
+def set_state(config: SiteConfig, cache: Cache) -> None:
+    """Called before forking (inherited) or as a pool initializer (spawn/forkserver)."""
+    global _STATE
+    _STATE = WorkerState(config, cache)
+
+
+def summarise(rendered: Rendered) -> PostSummary:
+    """The post without its bodies, headings, fragments and most links: what listings, the
+    font and the check of links between posts need. Its formulas are all among the
+    fragments (much less to scan than the page)."""
+    formulas = [html for key, html in rendered.fragments.items() if key[0] == "math"]
+    bare = dataclasses.replace(
+        rendered,
+        html="",
+        notes_html="",
+        references_html="",
+        files=(),
+        fragments={},
+        links=tuple(link for link in rendered.links if link.startswith("../")),  # other posts
+        headings=(),
+    )
+    return PostSummary(
+        rendered=bare,
+        file_names=tuple(name for name, _ in rendered.files),
+        math_chars="".join(sorted(fonts.math_characters(formulas))),
+    )
+
+
+def cached_render(job: PostJob, config: SiteConfig, cache: Cache) -> tuple[Rendered, bool]:
+    """The post's :class:`Rendered`: from the store by its render key, else rendered (with
+    the fragments of its last render as a memo). True when it was rendered now."""
+    # Only look when the last build made this entry: on a cold build every lookup
+    # would be a failed read, and those are slow on some file systems.
+    rendered = cache.renders.get(job.render_key) if job.cached else None
+    if isinstance(rendered, Rendered):
+        return rendered, False
+    last = cache.renders.get(job.last_render_key) if job.last_render_key else None
+    memo = last.fragments if isinstance(last, Rendered) else None
+    source = content.reload(job.route.source, config)
+    return render.render_markdown(source, config, memo if isinstance(memo, dict) else None), True
+
+
+def run_chunk(jobs: list[PostJob], stage_root: Path) -> list[PostResult]:
+    """Several jobs in one round trip to a worker, writing their pages under ``stage_root``."""
+    set_stage(stage_root)
+    return [run_job(job) for job in jobs]
+
+
+def set_stage(stage_root: Path) -> None:
+    """Where the next jobs write their pages (the build's staging directory)."""
+    assert _STATE is not None, "set_state() must run before jobs"
+    _STATE.stage_root = stage_root
+
+
+def run_job(job: PostJob) -> PostResult:
+    """Render (or fetch from the store) one post's Markdown, then write its page and files."""
+    state = _STATE
+    assert state is not None, "set_state() must run before jobs"
+    slug = job.route.source.slug
+    try:
+        rendered, fresh = cached_render(job, state.config, state.cache)
+        if state.env is None:
+            from site_builder.incremental.cached import environment
+
+            state.env = environment(state.config, state.cache)
+        html = render.render_page(state.env, state.config, job.route, rendered)
+    except BuildErrors as exc:
+        return PostResult(slug, None, None, tuple(exc.errors), ())
+    except BuildError as exc:
+        return PostResult(slug, None, None, (exc,), ())
+    entry = dump_entry(rendered, job.render_key) if fresh and state.cache.renders.enabled else None
+    path = job.route.path
+    outputs = [_write(state, path + "index.html", html.encode("utf-8"), job.page_key)]
+    outputs += [_write(state, path + name, data, job.render_key) for name, data in rendered.files]
+    return PostResult(
+        slug=slug,
+        summary=summarise(rendered),
+        full=rendered if job.want_full else None,
+        errors=(),
+        outputs=tuple(outputs),
+        entry=entry,
+    )
+
+
+def _write(state: WorkerState, rel: str, data: bytes, key: str) -> tuple[str, OutputEntry]:
+    # The stage is a new, empty directory: no old file (or hard link) can be in the way.
+    assert state.stage_root is not None, "jobs come with the stage they write into"
+    target = state.stage_root / rel
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(data)
+    stat = target.stat()
+    return rel, OutputEntry(key, stat.st_size, stat.st_mtime_ns)

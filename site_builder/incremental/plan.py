@@ -1,0 +1,133 @@
+"""Keys from declared inputs: what a post's render and its page depend on, hashed.
+
+A render key covers the post's body and everything its Markdown reads (its
+folder's images, its bibliography, macros, the code). A page key adds the
+template closure, the configuration, every front-matter field and the
+neighbours. Equal keys mean equal bytes, which is what lets the last build's
+output stand in for a new render.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from site_builder import bibliography, feeds
+from site_builder.config import SiteConfig
+from site_builder.content import SourcePost
+from site_builder.incremental.cached import template_closure_hash
+from site_builder.incremental.jobs import PostJob
+from site_builder.incremental.keys import code_version, hash_parts
+from site_builder.incremental.store import Cache, Manifest
+from site_builder.routes import Routes
+
+
+def plan_jobs(
+    routes: Routes, config: SiteConfig, previous: Manifest, cache: Cache
+) -> tuple[list[PostJob], str]:
+    """Each post's job, newest first, with its keys.
+
+    Also returns the plan's context: everything besides a post's own file that its
+    keys depend on (code, configuration, template, bibliographies, and every post's
+    place, slug and title, which make the neighbours). When it is the last build's,
+    a post whose file was not re-read keeps its keys without hashing them again.
+    """
+    version = code_version()
+    template = template_closure_hash(config, "post.html", cache)
+    # Most posts share one .bib (or none): hash each once.
+    named = {route.source.bibliography for route in routes.posts}
+    bib_keys = {name: bibliography_key(name, config.root) for name in sorted(named, key=str)}
+    context = hash_parts(
+        version,
+        config.key,
+        template,
+        *(f"{name}={key}" for name, key in bib_keys.items()),
+        "\n".join(
+            f"{r.source.path.as_posix()}\0{r.source.slug}\0{r.source.title}" for r in routes.posts
+        ),
+    )
+    same_context = context == previous.plan_context
+
+    jobs = []
+    for index, route in enumerate(routes.posts):
+        source = route.source
+        path = source.path.as_posix()
+        record = previous.records.get(path)
+        if (
+            same_context
+            and source.bundle_dir is None  # a folder post also depends on its other files
+            and record is not None
+            and record.post is source  # not re-read: the very record of the last build
+            and path in previous.render_keys
+            and path in previous.page_keys
+        ):
+            render_key, page_key = previous.render_keys[path], previous.page_keys[path]
+        else:
+            render_key = hash_parts(
+                version,
+                config.raw_html,
+                source.path,
+                source.body_line,
+                "\n".join(_bundle_stamp(rel, file) for rel, file in route.bundle),
+                source.body_hash,
+                config.citation_style,
+                bib_keys[source.bibliography],
+                repr(config.math_macros),
+                repr(source.math_macros),
+            )
+            page_key = hash_parts(
+                version,
+                render_key,
+                config.key,
+                template,
+                front_matter(source),
+                repr(route.older),
+                repr(route.newer),
+            )
+        jobs.append(
+            PostJob(
+                route,
+                render_key,
+                page_key,
+                want_full=index < feeds.FEED_SIZE,
+                last_render_key=previous.render_keys.get(path),
+                cached=render_key in previous.summaries,
+            )
+        )
+    return jobs, context
+
+
+def front_matter(source: SourcePost) -> str:
+    """Everything a page shows of a post besides its body, as one string to hash: every
+    field of the record but the body (in the render key already), so a field added to the
+    front matter can never leave pages stale."""
+    return repr(
+        tuple(
+            (field.name, getattr(source, field.name))
+            for field in dataclasses.fields(source)
+            if field.name != "body"
+        )
+    )
+
+
+def bibliography_key(named: Path | None, root: Path) -> str:
+    """What a post's render depends on in its bibliography: the file's bytes."""
+    path = bibliography.file_for(named, root)
+    if path is None:
+        return "none"
+    try:
+        return hash_parts(path.as_posix(), (root / path).read_bytes())
+    except OSError:
+        return f"missing {path.as_posix()}"
+
+
+_SIZED = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".svg"})
+
+
+def _bundle_stamp(rel: str, file: Path) -> str:
+    """A bundle file's name, and for an image its size and time: the page carries the image's
+    width and height, so a replaced image must re-render the post."""
+    if file.suffix.lower() not in _SIZED:
+        return rel
+    stat = file.stat()
+    return f"{rel}:{stat.st_size}:{stat.st_mtime_ns}"

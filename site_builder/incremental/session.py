@@ -1,0 +1,227 @@
+"""One build's view of the last one: the single object ``build()`` asks to save work.
+
+It renders posts (reusing a page when its key is unchanged, taking a render from
+the store when its render key is, running the rest on workers) and writes each
+site-wide group of files (listings, feed, search, assets) only when that group's
+key changed. Everything it skips is what a clean build would have written:
+``tests/test_incremental.py`` compares the two byte for byte.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from site_builder import content, feeds, fonts, render, routes
+from site_builder.config import SiteConfig
+from site_builder.errors import BuildError, BuildWarning
+from site_builder.incremental import cached
+from site_builder.incremental.jobs import PostJob, PostSummary
+from site_builder.incremental.keys import code_version, hash_parts
+from site_builder.incremental.plan import front_matter, plan_jobs
+from site_builder.incremental.store import Cache, Manifest
+from site_builder.incremental.workers import Workers
+from site_builder.markdown import Rendered
+from site_builder.model import Post, Site, make_post
+from site_builder.writer import Output
+
+
+@dataclass(frozen=True)
+class RenderedPosts:
+    posts: list[Post]  # newest first; each ``rendered`` without its HTML (see PostSummary)
+    warnings: list[BuildWarning]
+    errors: list[BuildError]
+    count: int  # posts rendered in this build, not reused
+
+
+class Session:
+    def __init__(
+        self, config: SiteConfig, out: Path, use_cache: bool, cores: int, refresh_search: bool
+    ) -> None:
+        self.config = config
+        self.out = out
+        self.refresh_search = refresh_search  # False: keep the last search index (``build``)
+        self.cache = Cache(config.root / ".cache", enabled=use_cache)
+        self.previous = self.cache.load_manifest(out)
+        self.workers = Workers(config, self.cache, cores)
+        self.jobs: list[PostJob] = []
+        self.job_of: dict[str, PostJob] = {}  # by slug
+        self.static: tuple[tuple[str, Path], ...] = ()
+        self.plan_context = ""
+        self.summaries: dict[str, PostSummary] = {}
+        self.full: dict[str, Rendered] = {}
+        self.groups: dict[str, tuple[str, list[str]]] = {}
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.workers.stop()
+        self.cache.renders.close()
+
+    @property
+    def records(self) -> dict[str, content.FileRecord]:
+        """The last build's parsed posts: a file that looks the same is not parsed again."""
+        return self.previous.records
+
+    @property
+    def outputs(self) -> dict[str, Any]:
+        return self.previous.outputs
+
+    def render_posts(
+        self, planned: routes.Routes, output: Output, progress: Callable[[int, int], None] | None
+    ) -> RenderedPosts:
+        """Every post's page and files in ``output``: reused, or rendered on the workers."""
+        self.jobs, self.plan_context = plan_jobs(planned, self.config, self.previous, self.cache)
+        self.job_of = {job.route.source.slug: job for job in self.jobs}
+        self.static = planned.static
+        pending = [job for job in self.jobs if not self._reuse(job, output)]
+        files = (job.route.source.bibliography for job in pending)
+        errors = cached.warm_bibliographies(files, self.config.root, self.cache)
+        results = self.workers.run(pending, output.stage.root)
+        for done, (job, result) in enumerate(zip(pending, results, strict=True), 1):
+            errors.extend(result.errors)
+            if result.entry is not None:
+                self.cache.renders.put(job.render_key, result.entry)
+            for rel, entry in result.outputs:
+                output.record(rel, entry)
+            if result.summary is not None:
+                self.summaries[result.slug] = result.summary
+                errors.extend(routes.check_generated(job.route, result.summary.file_names))
+            if result.full is not None:
+                self.full[result.slug] = result.full
+            if progress is not None:
+                progress(done, len(pending))
+        if errors:  # a broken .bib fails every post that uses it: say so once
+            errors = list({str(e): e for e in errors}.values())
+        warnings = [
+            warning
+            for job in self.jobs
+            if job.route.source.slug in self.summaries
+            for warning in self.summaries[job.route.source.slug].rendered.warnings
+        ]
+        posts = []
+        for job in self.jobs if not errors else []:
+            for rel, file in job.route.bundle:
+                output.copy(job.route.path + rel, file)
+            summary = self.summaries[job.route.source.slug]
+            posts.append(make_post(job.route.source, summary.rendered, self.config))
+        return RenderedPosts(posts, warnings, errors, len(pending))
+
+    def _reuse(self, job: PostJob, output: Output) -> bool:
+        """Keep a post's page and files from the last build when nothing it depends on
+        changed. All or nothing: a post is either wholly reused or wholly rendered again."""
+        summary = self.previous.summaries.get(job.render_key)
+        if not isinstance(summary, PostSummary):
+            return False
+        page = f"{job.route.path}index.html"
+        files = [f"{job.route.path}{name}" for name in summary.file_names]
+        if not output.reusable(page, job.page_key):
+            return False
+        if not all(output.reusable(rel, job.render_key) for rel in files):
+            return False
+        for rel in [page, *files]:
+            output.keep(rel)
+        self.summaries[job.route.source.slug] = summary
+        return True
+
+    def full_rendered(self, post: Post) -> Rendered:
+        """A post's whole :class:`Rendered` (the feed and search need its HTML): from this
+        build, the store, or (the store lost it) rendered again."""
+        found = self.full.get(post.slug) or self.cache.renders.get(
+            self.job_of[post.slug].render_key
+        )
+        if isinstance(found, Rendered):
+            return found
+        source = content.reload(post.source, self.config)
+        return render.render_markdown(source, self.config)
+
+    def environment(self, site: Site) -> Any:
+        return cached.environment(self.config, self.cache, site)
+
+    def font_subset(self) -> Callable[[Path, frozenset[str]], bytes]:
+        return cached.font_subset(self.cache)
+
+    def write_group(self, name: str, site: Site, output: Output, write: Callable[[], None]) -> None:
+        """Run ``write`` unless the group's key and files are as the last build left them."""
+        key = self._group_key(name, site)
+        known = self.previous.groups.get(name)
+        if name == "search" and not self.refresh_search and known is not None:
+            key = known[0]  # keep the last index (see ``build``)
+        if known is not None and known[0] == key:
+            entries = self.previous.outputs
+            if all(rel in entries and output.reusable(rel, entries[rel].key) for rel in known[1]):
+                for rel in known[1]:
+                    output.keep(rel)
+                self.groups[name] = known
+                return
+        before = set(output.entries)
+        write()
+        self.groups[name] = (key, sorted(set(output.entries) - before))
+
+    def _group_key(self, name: str, site: Site) -> str:
+        """What a group's files depend on. A body edit that keeps a post's title, dates and
+        reading time leaves every listing page alone."""
+        config = self.config
+        templates = sorted((config.root / "templates").rglob("*"))
+        base = hash_parts(
+            code_version(),
+            config.key,
+            *(
+                part
+                for t in templates
+                if t.is_file()
+                for part in (t.relative_to(config.root).as_posix(), t.read_bytes())
+            ),
+        )
+        listing = hash_parts(
+            base, *(f"{front_matter(post.source)}{post.reading_minutes}" for post in site.posts)
+        )
+        if name == "listings":
+            return listing
+        if name == "feed":
+            return hash_parts(listing, *(job.render_key for job in self.jobs[: feeds.FEED_SIZE]))
+        if name == "search":  # every post's text: any body edit rebuilds the whole index
+            return hash_parts(listing, *(job.render_key for job in self.jobs))
+        assert name == "assets", name
+        font = fonts.find_font(config.root)
+        statics = [(rel, src.stat()) for rel, src in self.static]
+        return hash_parts(
+            base,
+            "".join(sorted(self.math_chars())),
+            *(f"{rel}:{st.st_size}:{st.st_mtime_ns}" for rel, st in statics),
+            f"{font}:{font.stat().st_mtime_ns}" if font else "no font",
+        )
+
+    def math_chars(self) -> frozenset[str]:
+        return frozenset("".join(s.math_chars for s in self.summaries.values()))
+
+    def save(self, loaded: content.LoadedContent, output: Output, rendered: int) -> None:
+        """Record this build for the next one (only when something differs)."""
+        previous = self.previous
+        if (
+            output.changed
+            or rendered
+            or loaded.reparsed
+            or set(output.entries) != set(previous.outputs)
+        ):
+            self.cache.save_manifest(
+                Manifest(
+                    version=code_version(),
+                    out=str(self.out),
+                    outputs=output.entries,
+                    summaries={
+                        job.render_key: self.summaries[job.route.source.slug] for job in self.jobs
+                    },
+                    render_keys={j.route.source.path.as_posix(): j.render_key for j in self.jobs},
+                    page_keys={j.route.source.path.as_posix(): j.page_key for j in self.jobs},
+                    plan_context=self.plan_context,
+                    records=loaded.records,
+                    groups=self.groups,
+                )
+            )
+        if rendered:
+            self.cache.renders.prune(job.render_key for job in self.jobs)
+            self.cache.drop_legacy()

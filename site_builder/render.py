@@ -1,0 +1,58 @@
+"""Render posts: a post's Markdown through the Markdown stage, then its page through
+``post.html``. Pure functions of their arguments: the incremental layer decides
+which posts need them, runs them on workers and keeps their results.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from site_builder import bibliography, pages
+from site_builder.config import SiteConfig
+from site_builder.content import SourcePost
+from site_builder.errors import BuildError
+from site_builder.markdown import MarkdownContext, Rendered
+from site_builder.model import make_post
+from site_builder.routes import PostRoute
+
+if TYPE_CHECKING:
+    import jinja2
+
+
+def render_markdown(
+    source: SourcePost, config: SiteConfig, memo: dict[tuple[str, ...], str] | None = None
+) -> Rendered:
+    """The post's body as a :class:`Rendered` record. ``memo`` holds the fragments of an
+    earlier render of the same post (an edit converts only the formulas that changed)."""
+    from site_builder.markdown import render  # imports the Markdown libraries on first use
+
+    ctx = MarkdownContext(
+        path=source.path,
+        line_offset=source.body_line - 1,
+        raw_html=config.raw_html,
+        resource_dir=source.bundle_dir,
+        memo=memo,
+        bibliography=load_bibliography(source, config),
+        citation_style=config.citation_style,
+        macros=tuple({**dict(config.math_macros), **dict(source.math_macros)}.items()),
+    )
+    return render(source.body, ctx)
+
+
+def load_bibliography(source: SourcePost, config: SiteConfig) -> bibliography.Bibliography | None:
+    """The post's references: the file its front matter names, else content/references.bib."""
+    path = bibliography.file_for(source.bibliography, config.root)
+    if path is None:
+        return None
+    if not (config.root / path).is_file():
+        message = f"bibliography {path.as_posix()} not found (paths are relative to the post)"
+        raise BuildError(source.path, source.bibliography_line, message)
+    return bibliography.load(config.root / path, path)
+
+
+def render_page(
+    env: jinja2.Environment, config: SiteConfig, route: PostRoute, rendered: Rendered
+) -> str:
+    """The post's page: its body, neighbours and the site's chrome."""
+    post = make_post(route.source, rendered, config)
+    return pages.render_post_page(env, config, post, route.older, route.newer)
