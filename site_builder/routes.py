@@ -120,7 +120,8 @@ def plan_routes(config: SiteConfig, posts: Iterable[SourcePost]) -> Routes:
         table.add(Route("search/index.html", "page", "the search page"))
     static = tuple(assets.static_files(config.root))
     for rel, file in static:
-        table.add(Route(rel, "static", file.relative_to(config.root).as_posix(), file))
+        shown = file.relative_to(config.root)
+        table.add(Route(rel, "static", shown.as_posix(), shown))
     for rel, what in GENERATED.items():
         table.add(Route(rel, "generated", what))
     if table.errors:

@@ -1,0 +1,79 @@
+"""The route table (``routes``): every output path planned before anything renders, and a
+path claimed twice stops the build at the file that claims it, before anything is written."""
+
+from __future__ import annotations
+
+import shutil
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from site_builder.cli import main
+from site_builder.config import load_config
+from site_builder.content import SourcePost
+from site_builder.errors import BuildErrors
+from site_builder.routes import check_generated, plan_routes
+
+SITES = Path(__file__).resolve().parent / "sites"
+
+
+def test_collisions_are_errors_at_their_source(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = tmp_path / "site"
+    shutil.copytree(SITES / "collisions", site)
+    assert main(["-C", str(site), "build", "--no-cache"]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        "content/posts/folder/index.md: posts/folder/index.html would be written twice: from "
+        "content/posts/folder/index.html and the page rendered from it; rename or remove the file",
+        "static/css/code.css: static/css/code.css would be written twice: from "
+        "static/css/code.css and the stylesheet generated for code highlighting; "
+        "rename or remove the file",
+        "Build failed: 2 errors.",
+    ]
+    assert not (site / "public").exists()
+
+
+def _post(slug: str, day: int, tags: tuple[str, ...] = ()) -> SourcePost:
+    when = datetime(2026, 1, day, tzinfo=UTC)
+    return SourcePost(Path(f"content/posts/{slug}.md"), slug, slug.title(), when, None, "A", "",
+                      tags, False, "", 5, None)  # fmt: skip
+
+
+def test_table_order_neighbours_and_sitemap(tmp_path: Path) -> None:
+    (tmp_path / "site.yaml").write_text("title: T\nauthor: A\nbase_url: https://example.org/\n")
+    posts = [_post("old", 1, ("ml",)), _post("new", 2, ("ML", "go"))]
+    routes = plan_routes(load_config(tmp_path), posts)
+    assert [r.path for r in routes.posts] == ["posts/new/", "posts/old/"]
+    assert routes.posts[0].older is not None and routes.posts[0].older.path == "posts/old/"
+    assert routes.posts[1].newer is not None and routes.posts[1].newer.title == "New"
+    assert [r.url for r in routes.sitemap()] == [
+        "", "posts/new/", "posts/old/", "tags/", "tags/go/", "tags/ml/", "archive/",
+    ]  # fmt: skip
+    assert routes.page_sources() == {
+        "posts/new/index.html": Path("content/posts/new.md"),
+        "posts/old/index.html": Path("content/posts/old.md"),
+    }
+
+
+def test_a_generated_file_in_the_way_of_a_folder_file(tmp_path: Path) -> None:
+    """A figure's data file is known only once the post has rendered: checked then."""
+    (tmp_path / "site.yaml").write_text("title: T\nauthor: A\nbase_url: https://example.org/\n")
+    folder = tmp_path / "content/posts/p"
+    folder.mkdir(parents=True)
+    (folder / "index.md").write_text("---\ntitle: P\ndate: 2026-01-01\n---\n")
+    (folder / "data.json").write_text("{}")
+    post = _post("p", 1)
+    post = SourcePost(Path("content/posts/p/index.md"), "p", "P", post.date, None, "A", "", (),
+                      False, "", 5, folder)  # fmt: skip
+    (route,) = plan_routes(load_config(tmp_path), [post]).posts
+    (error,) = check_generated(route, ["data.json"])
+    assert str(error) == (
+        "content/posts/p/index.md: posts/p/data.json would be written twice: from "
+        "content/posts/p/data.json and a file its Markdown generates; rename or remove the file"
+    )
+    with pytest.raises(BuildErrors):
+        (folder / "index.html").write_text("in the way")
+        plan_routes(load_config(tmp_path), [post])
