@@ -35,9 +35,8 @@ class BuildResult:
     seconds: float
     warnings: tuple[BuildWarning, ...]
     rendered: int = 0  # posts whose Markdown or page was rendered (not reused)
-    # For the no-op check (``incremental.noop``): every file written, as (path, size, mtime)...
-    outputs: tuple[tuple[str, int, int], ...] = ()
-    next_due: datetime | None = None  # ...when the next scheduled post falls due...
+    # For the no-op check (``incremental.noop``): when the next scheduled post falls due...
+    next_due: datetime | None = None
     outside_inputs: bool = False  # ...and whether a post reads a file outside the watched folders
 
 
@@ -87,7 +86,6 @@ def build(
         seconds=time.perf_counter() - started,
         warnings=tuple(warnings),
         rendered=done.count,
-        outputs=tuple((rel, e.size, e.mtime_ns) for rel, e in sorted(output.entries.items())),
         next_due=None
         if config.drafts
         else min((post.date for post in loaded.posts if post.date > now), default=None),

@@ -188,7 +188,7 @@ def run_build(
             snapshot.discard()  # warnings are printed by every build; only a build sees them
         else:
             due = result.next_due.timestamp() if result.next_due is not None else None
-            snapshot.save(result.pages, result.posts, result.outputs, due)
+            snapshot.save(result.pages, result.posts, due)
     for warning in result.warnings:
         print(warning, file=sys.stderr)
     if args.strict and result.warnings:

@@ -5,6 +5,7 @@ which posts need them, runs them on workers and keeps their results.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from site_builder import bibliography, pages
@@ -48,6 +49,18 @@ def load_bibliography(source: SourcePost, config: SiteConfig) -> bibliography.Bi
         message = f"bibliography {path.as_posix()} not found (paths are relative to the post)"
         raise BuildError(source.path, source.bibliography_line, message)
     return bibliography.load(config.root / path, path)
+
+
+# Per-post output files besides the page: each function returns (name, bytes) pairs that
+# are written in the post's folder and reused with its page. Empty on this site; add one
+# here (see README, "Architecture"): the incremental layer needs no change.
+PostFiles = Callable[[SiteConfig, PostRoute, Rendered], Iterable[tuple[str, bytes]]]
+POST_FILES: list[PostFiles] = []
+
+
+def post_files(config: SiteConfig, route: PostRoute, rendered: Rendered) -> list[tuple[str, bytes]]:
+    """Every extra file of one post, from ``POST_FILES``."""
+    return [file for make in POST_FILES for file in make(config, route, rendered)]
 
 
 def render_page(

@@ -41,6 +41,7 @@ class OutputEntry:
     key: str
     size: int
     mtime_ns: int
+    owner: str = ""  # the post (its source path) or site-wide group that made it
 
 
 class Stage:
@@ -73,9 +74,9 @@ class Stage:
             shutil.copy2(source, target)
 
 
-def _entry(key: str, path: Path) -> OutputEntry:
+def _entry(key: str, path: Path, owner: str = "") -> OutputEntry:
     stat = path.stat()
-    return OutputEntry(key, stat.st_size, stat.st_mtime_ns)
+    return OutputEntry(key, stat.st_size, stat.st_mtime_ns, owner)
 
 
 class Output:
@@ -91,6 +92,7 @@ class Output:
             Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{out.name}-", dir=out.parent))
         )
         self.changed = 0
+        self.owner = ""  # recorded with each file written or copied (see OutputEntry)
 
     def reusable(self, rel: str, key: str) -> bool:
         """True when the last build wrote ``rel`` from ``key`` and nobody touched it since."""
@@ -113,10 +115,10 @@ class Output:
         """Write a file; in an incremental build, identical bytes leave the old file alone."""
         raw = data.encode("utf-8") if isinstance(data, str) else data
         if self.incremental and self._same_bytes(rel, raw):
-            self.entries[rel] = _entry(key, self.out / rel)
+            self.entries[rel] = _entry(key, self.out / rel, self.owner)
             return
         entry = self.stage.write(rel, raw)
-        self.entries[rel] = OutputEntry(key, entry.size, entry.mtime_ns)
+        self.entries[rel] = OutputEntry(key, entry.size, entry.mtime_ns, self.owner)
         self.changed += 1
 
     def copy(self, rel: str, source: Path) -> None:
@@ -127,7 +129,7 @@ class Output:
             self.keep(rel)
             return
         self.stage.copy(rel, source)
-        self.entries[rel] = _entry(key, self.stage.root / rel)
+        self.entries[rel] = _entry(key, self.stage.root / rel, self.owner)
         self.changed += 1
 
     def record(self, rel: str, entry: OutputEntry) -> None:

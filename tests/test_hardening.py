@@ -8,6 +8,7 @@ changes a byte of output, and a failure is one ``path:line: message`` line with
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import random
@@ -57,10 +58,9 @@ CACHE_KINDS = [
     "config",
     "font",
     "jinja-code",
-    "manifest",
-    "render.db",
+    "state.db",
     "render-rows",
-    "snapshot",
+    "build-rows",
     "templates",
 ]
 
@@ -75,19 +75,19 @@ def _scramble(path: Path, rng: random.Random) -> None:
 
 
 def _damage(cache: Path, kind: str, rng: random.Random) -> None:
-    if kind == "render-rows":
-        with sqlite3.connect(cache / "render.db") as conn:
-            rows = conn.execute("SELECT key, data FROM render").fetchall()
+    if kind in ("render-rows", "build-rows"):
+        table, key_column = ("render", "key") if kind == "render-rows" else ("build", "out")
+        with contextlib.closing(sqlite3.connect(cache / "state.db")) as conn, conn:
+            rows = conn.execute(f"SELECT {key_column}, data FROM {table}").fetchall()
             assert rows
             for key, data in rows:
                 blob = bytearray(data)
                 blob[len(blob) // 2] ^= 0xFF
-                conn.execute("UPDATE render SET data = ? WHERE key = ?", (bytes(blob), key))
+                update = f"UPDATE {table} SET data = ? WHERE {key_column} = ?"
+                conn.execute(update, (bytes(blob), key))
         return
-    if kind in ("manifest", "snapshot"):
-        files = list(cache.glob(f"{kind}-*"))
-    elif kind == "render.db":
-        files = [cache / "render.db"]
+    if kind == "state.db":
+        files = [cache / "state.db"]
     else:
         files = [p for p in (cache / kind).iterdir() if p.is_file()]
     assert files, f"the build wrote no {kind} entry"
@@ -117,8 +117,8 @@ def test_every_cache_kind_has_a_damage_test(tmp_path: Path) -> None:
     assert run(site) == 0
     assert run(site) == 0
     kinds = {p.name.split("-")[0] if p.is_file() else p.name for p in (site / ".cache").iterdir()}
-    kinds.discard("render.db-wal")
-    kinds.discard("render.db-shm")
+    kinds.discard("state.db-wal")
+    kinds.discard("state.db-shm")
     assert kinds <= set(CACHE_KINDS), kinds - set(CACHE_KINDS)
 
 

@@ -139,11 +139,7 @@ def test_site_yaml_and_static_changes(site: Path, tmp_path: Path) -> None:
 
 def test_corrupt_cache_is_discarded(site: Path, tmp_path: Path) -> None:
     cache = site / ".cache"
-    manifests = list(cache.glob("manifest-*"))
-    assert manifests
-    for manifest in manifests:
-        manifest.write_bytes(b"\x00not a manifest")
-    (cache / "render.db").write_bytes(b"SQLite format 3\x00" + b"garbage" * 100)
+    (cache / "state.db").write_bytes(b"SQLite format 3\x00" + b"garbage" * 100)
     victim = site / "content/posts/post-00001.md"
     victim.write_text(victim.read_text() + "\nEdited.\n")
     rebuild(site)
@@ -151,9 +147,10 @@ def test_corrupt_cache_is_discarded(site: Path, tmp_path: Path) -> None:
 
 
 def test_corrupt_render_entries_are_not_used(site: Path, tmp_path: Path) -> None:
-    """The manifest is intact, so a template change looks every post up in the store and
-    finds entries that fail their checksum (or hold another post): all are re-rendered."""
-    with contextlib.closing(sqlite3.connect(site / ".cache/render.db")) as db, db:
+    """The last build's record is intact, so a template change looks every post up in the
+    store and finds entries that fail their checksum (or hold another post): all are
+    re-rendered."""
+    with contextlib.closing(sqlite3.connect(site / ".cache/state.db")) as db, db:
         rows = db.execute("SELECT key, data FROM render ORDER BY key").fetchall()
         assert len(rows) == 24
         for key, data in rows[:12]:
@@ -265,3 +262,26 @@ def test_every_front_matter_field_is_in_the_page_key() -> None:
             other = Path("q.md")
         changed = dataclasses.replace(post, **{field.name: other})
         assert _front_matter(changed) != _front_matter(post), field.name
+
+
+def test_a_per_post_output_file_survives_incremental_builds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file added beside every page (``render.POST_FILES``) is owned by its post in the
+    output table, so reusing the post keeps it: no one teaches the reuse about it."""
+    from site_builder import render
+
+    def words(config: object, route: render.PostRoute, rendered: object) -> list[tuple[str, bytes]]:
+        return [("title.txt", route.source.title.encode())]
+
+    monkeypatch.setattr(render, "POST_FILES", [words])
+    site = make_corpus(tmp_path / "site", 6)
+    rebuild(site)
+    victim = site / "content/posts/post-00002.md"
+    victim.write_text(victim.read_text() + "\nOne more line.\n")
+    assert rebuild(site) == 1
+    for slug in ("post-00001", "post-00002", "post-00005"):
+        assert (site / f"public/posts/{slug}/title.txt").is_file()
+    assert_matches_clean(site, tmp_path)
+    assert rebuild(site) == 0
+    assert_matches_clean(site, tmp_path)

@@ -96,10 +96,10 @@ def cached_render(job: PostJob, config: SiteConfig, cache: Cache) -> tuple[Rende
     the fragments of its last render as a memo). True when it was rendered now."""
     # Only look when the last build made this entry: on a cold build every lookup
     # would be a failed read, and those are slow on some file systems.
-    rendered = cache.renders.get(job.render_key) if job.cached else None
+    rendered = cache.state.get_render(job.render_key) if job.cached else None
     if isinstance(rendered, Rendered):
         return rendered, False
-    last = cache.renders.get(job.last_render_key) if job.last_render_key else None
+    last = cache.state.get_render(job.last_render_key) if job.last_render_key else None
     memo = last.fragments if isinstance(last, Rendered) else None
     source = content.reload(job.route.source, config)
     return render.render_markdown(source, config, memo if isinstance(memo, dict) else None), True
@@ -133,10 +133,13 @@ def run_job(job: PostJob) -> PostResult:
         return PostResult(slug, None, None, tuple(exc.errors), ())
     except BuildError as exc:
         return PostResult(slug, None, None, (exc,), ())
-    entry = dump_entry(rendered, job.render_key) if fresh and state.cache.renders.enabled else None
-    path = job.route.path
-    outputs = [_write(state, path + "index.html", html.encode("utf-8"), job.page_key)]
-    outputs += [_write(state, path + name, data, job.render_key) for name, data in rendered.files]
+    entry = dump_entry(rendered, job.render_key) if fresh and state.cache.state.enabled else None
+    path, owner = job.route.path, job.route.source.path.as_posix()
+    outputs = [_write(state, path + "index.html", html.encode("utf-8"), job.page_key, owner)]
+    for name, data in rendered.files:
+        outputs.append(_write(state, path + name, data, job.render_key, owner))
+    for name, data in render.post_files(state.config, job.route, rendered):
+        outputs.append(_write(state, path + name, data, job.page_key, owner))
     return PostResult(
         slug=slug,
         summary=summarise(rendered),
@@ -147,11 +150,13 @@ def run_job(job: PostJob) -> PostResult:
     )
 
 
-def _write(state: WorkerState, rel: str, data: bytes, key: str) -> tuple[str, OutputEntry]:
+def _write(
+    state: WorkerState, rel: str, data: bytes, key: str, owner: str
+) -> tuple[str, OutputEntry]:
     # The stage is a new, empty directory: no old file (or hard link) can be in the way.
     assert state.stage_root is not None, "jobs come with the stage they write into"
     target = state.stage_root / rel
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(data)
     stat = target.stat()
-    return rel, OutputEntry(key, stat.st_size, stat.st_mtime_ns)
+    return rel, OutputEntry(key, stat.st_size, stat.st_mtime_ns, owner)

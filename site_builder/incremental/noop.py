@@ -2,28 +2,31 @@
 
 Without it, a rebuild with nothing to do still imported the renderers and walked
 the site model of every post to find nothing changed, most of a no-op's time.
-After a successful build the CLI saves a snapshot: the size and modification
-time of every input the build could have read (``site.yaml`` and every file
-under ``content/``, ``templates/``, ``static/`` and ``fonts/``, including the
-font shipped with the package), the code version, the options that shape the
-output, when the next scheduled post falls due, and the size and modification
-time of every file written. The next run compares; if nothing differs, the
-output is exactly what a build would write and nothing else is imported.
+After a successful build the CLI saves a row in the state store
+(``.cache/state.db``): a hash of the size and modification time of every input
+the build could have read (``site.yaml`` and every file under ``content/``,
+``templates/``, ``static/`` and ``fonts/``, including the font shipped with the
+package), the code version and the options that shape the output, and when the
+next scheduled post falls due. The size and modification time of every file
+written are the store's ``output`` table, the same rows page reuse reads. The
+next run compares; if nothing differs, the output is exactly what a build would
+write and nothing else is imported.
 
-It errs towards building: any doubt (a missing or corrupt snapshot, a build
+It errs towards building: any doubt (a missing or unreadable row, a build
 that warned, a bibliography outside ``content/``, an interrupted commit beside
 the output, ``SOURCE_DATE_EPOCH`` moved back) means the full incremental build
-runs, which has its own checks. Only ``os``, ``hashlib`` and ``marshal``.
+runs, which has its own checks. Only ``os``, ``hashlib``, ``marshal`` and ``sqlite3``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import marshal
 import os
 from collections.abc import Iterable
+from contextlib import closing
 from pathlib import Path
-from typing import Any
 
 from site_builder.clock import reference_seconds
 from site_builder.incremental.keys import PACKAGE, code_version
@@ -60,9 +63,7 @@ class Snapshot:
 
     def __init__(self, root: Path, out: Path, options: Iterable[object]) -> None:
         self.out = out
-        self.path = (
-            root / ".cache" / f"snapshot-{hashlib.sha256(str(out).encode()).hexdigest()[:16]}"
-        )
+        self.path = root / ".cache" / "state.db"  # the state store (``state``)
         parts: list[object] = [code_version(), str(out), *options]
         parts.append(_stat(str(root / "site.yaml")))
         for name in WATCHED:
@@ -70,74 +71,59 @@ class Snapshot:
         _tree(str(PACKAGE / "data"), parts)  # the math font's packaged copy
         self.inputs = hashlib.sha256(marshal.dumps(parts)).hexdigest()
         self.now = reference_seconds()
-        self._saved: dict[str, object] | None = None
-        self._read = False
-
-    def _load(self) -> dict[str, object] | None:
-        """The last snapshot for this output, if it is there and verifies."""
-        if not self._read:
-            self._read = True
-            try:
-                data = self.path.read_bytes()
-                if hashlib.sha256(data[32:]).digest() == data[:32]:
-                    saved = marshal.loads(data[32:])
-                    self._saved = saved if isinstance(saved, dict) else None
-            except (OSError, ValueError, EOFError, TypeError):
-                self._saved = None
-        return self._saved
 
     def unchanged(self) -> tuple[int, int] | None:
         """(pages, posts) of the last build if it is still exactly up to date, else None."""
+        import sqlite3
+
         try:
-            saved: Any = self._load()
-            if saved is None or saved.get("inputs") != self.inputs:
-                return None
-            now = self.now
-            if now is None or now < saved["built_at"]:
-                return None
-            if saved["next_due"] is not None and now >= saved["next_due"]:
-                return None  # a scheduled post is due now
-            if any(
+            if self.now is None or any(
                 n.startswith(f"{STAGING_PREFIX}{self.out.name}")
                 for n in os.listdir(self.out.parent)
             ):
                 return None  # an interrupted commit: the build finishes it
-            for rel, size, mtime_ns in saved["outputs"]:
-                stat = os.stat(os.path.join(self.out, rel))
+            uri = f"{self.path.as_uri()}?mode=ro"
+            with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
+                row = db.execute(_LAST, (str(self.out),)).fetchone()
+                if row is None or row[0] != self.inputs or self.now < row[1]:
+                    return None
+                if row[2] is not None and self.now >= row[2]:
+                    return None  # a scheduled post is due now
+                files = db.execute(_FILES, (str(self.out),)).fetchall()
+            prefix = os.path.join(self.out, "")
+            for rel, size, mtime_ns in files:
+                stat = os.stat(prefix + rel)
                 if stat.st_size != size or stat.st_mtime_ns != mtime_ns:
                     return None
-            return int(saved["pages"]), int(saved["posts"])
-        except (OSError, ValueError, EOFError, TypeError, KeyError):
+            return int(row[3]), int(row[4])
+        except (OSError, ValueError, TypeError, sqlite3.Error):
             return None
 
-    def save(
-        self,
-        pages: int,
-        posts: int,
-        outputs: Iterable[tuple[str, int, int]],
-        next_due: float | None,
-    ) -> None:
-        """Record a successful build made from these inputs."""
+    def save(self, pages: int, posts: int, next_due: float | None) -> None:
+        """Record a successful build made from these inputs (its files are in the store's
+        ``output`` table already: the build wrote them there)."""
         if self.now is None:
             return
-        payload = marshal.dumps(
-            {
-                "inputs": self.inputs,
-                "built_at": self.now,
-                "next_due": next_due,
-                "pages": pages,
-                "posts": posts,
-                "outputs": [tuple(o) for o in outputs],
-            }
-        )
-        tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
-        try:
+        import sqlite3
+
+        row = (str(self.out), self.inputs, self.now, next_due, pages, posts)
+        with contextlib.suppress(OSError, sqlite3.Error):
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_bytes(hashlib.sha256(payload).digest() + payload)
-            os.replace(tmp, self.path)
-        except OSError:
-            tmp.unlink(missing_ok=True)
+            with contextlib.closing(sqlite3.connect(self.path, timeout=30)) as db, db:
+                db.execute(_SCHEMA)
+                db.execute("INSERT OR REPLACE INTO noop VALUES (?, ?, ?, ?, ?, ?)", row)
 
     def discard(self) -> None:
-        """Forget the last snapshot (this build cannot vouch for its output)."""
-        self.path.unlink(missing_ok=True)
+        """Forget the last build's row (this build cannot vouch for its output)."""
+        import sqlite3
+
+        connect = sqlite3.connect
+        with contextlib.suppress(OSError, sqlite3.Error), closing(connect(self.path)) as db, db:
+            db.execute(_SCHEMA)
+            db.execute("DELETE FROM noop WHERE out = ?", (str(self.out),))
+
+
+_SCHEMA = """CREATE TABLE IF NOT EXISTS noop (out TEXT PRIMARY KEY, inputs TEXT, built_at REAL,
+    next_due REAL, pages INTEGER, posts INTEGER)"""
+_LAST = "SELECT inputs, built_at, next_due, pages, posts FROM noop WHERE out = ?"
+_FILES = "SELECT path, size, mtime_ns FROM output WHERE out = ?"

@@ -18,12 +18,13 @@ from site_builder.content import SourcePost
 from site_builder.incremental.cached import template_closure_hash
 from site_builder.incremental.jobs import PostJob
 from site_builder.incremental.keys import code_version, hash_parts
-from site_builder.incremental.store import Cache, Manifest
+from site_builder.incremental.state import LastBuild
+from site_builder.incremental.store import Cache
 from site_builder.routes import Routes
 
 
 def plan_jobs(
-    routes: Routes, config: SiteConfig, previous: Manifest, cache: Cache
+    routes: Routes, config: SiteConfig, previous: LastBuild, cache: Cache
 ) -> tuple[list[PostJob], str]:
     """Each post's job, newest first, with its keys.
 

@@ -21,7 +21,8 @@ from site_builder.incremental import cached
 from site_builder.incremental.jobs import PostJob, PostSummary
 from site_builder.incremental.keys import code_version, hash_parts
 from site_builder.incremental.plan import front_matter, plan_jobs
-from site_builder.incremental.store import Cache, Manifest
+from site_builder.incremental.state import LastBuild
+from site_builder.incremental.store import Cache
 from site_builder.incremental.workers import Workers
 from site_builder.markdown import Rendered
 from site_builder.model import Post, Site, make_post
@@ -44,7 +45,7 @@ class Session:
         self.out = out
         self.refresh_search = refresh_search  # False: keep the last search index (``build``)
         self.cache = Cache(config.root / ".cache", enabled=use_cache)
-        self.previous = self.cache.load_manifest(out)
+        self.previous = self.cache.state.load(out)
         self.workers = Workers(config, self.cache, cores)
         self.jobs: list[PostJob] = []
         self.job_of: dict[str, PostJob] = {}  # by slug
@@ -52,14 +53,14 @@ class Session:
         self.plan_context = ""
         self.summaries: dict[str, PostSummary] = {}
         self.full: dict[str, Rendered] = {}
-        self.groups: dict[str, tuple[str, list[str]]] = {}
+        self.groups: dict[str, str] = {}  # group -> its key
 
     def __enter__(self) -> Session:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.workers.stop()
-        self.cache.renders.close()
+        self.cache.state.close()
 
     @property
     def records(self) -> dict[str, content.FileRecord]:
@@ -84,7 +85,7 @@ class Session:
         for done, (job, result) in enumerate(zip(pending, results, strict=True), 1):
             errors.extend(result.errors)
             if result.entry is not None:
-                self.cache.renders.put(job.render_key, result.entry)
+                self.cache.state.put_render(job.render_key, result.entry)
             for rel, entry in result.outputs:
                 output.record(rel, entry)
             if result.summary is not None:
@@ -112,17 +113,20 @@ class Session:
 
     def _reuse(self, job: PostJob, output: Output) -> bool:
         """Keep a post's page and files from the last build when nothing it depends on
-        changed. All or nothing: a post is either wholly reused or wholly rendered again."""
+        changed: every file the post owns in the output table (its page, a figure's data,
+        any other per-post file), or none of them."""
         summary = self.previous.summaries.get(job.render_key)
         if not isinstance(summary, PostSummary):
             return False
-        page = f"{job.route.path}index.html"
-        files = [f"{job.route.path}{name}" for name in summary.file_names]
-        if not output.reusable(page, job.page_key):
+        files = self.previous.owned(job.route.source.path.as_posix())
+        keys = (job.page_key, job.render_key)
+        if not files or not all(
+            output.reusable(rel, self.previous.outputs[rel].key)
+            and self.previous.outputs[rel].key in keys
+            for rel in files
+        ):
             return False
-        if not all(output.reusable(rel, job.render_key) for rel in files):
-            return False
-        for rel in [page, *files]:
+        for rel in files:
             output.keep(rel)
         self.summaries[job.route.source.slug] = summary
         return True
@@ -130,7 +134,7 @@ class Session:
     def full_rendered(self, post: Post) -> Rendered:
         """A post's whole :class:`Rendered` (the feed and search need its HTML): from this
         build, the store, or (the store lost it) rendered again."""
-        found = self.full.get(post.slug) or self.cache.renders.get(
+        found = self.full.get(post.slug) or self.cache.state.get_render(
             self.job_of[post.slug].render_key
         )
         if isinstance(found, Rendered):
@@ -145,21 +149,24 @@ class Session:
         return cached.font_subset(self.cache)
 
     def write_group(self, name: str, site: Site, output: Output, write: Callable[[], None]) -> None:
-        """Run ``write`` unless the group's key and files are as the last build left them."""
+        """Run ``write`` unless the group's key is the last build's and every file the group
+        owns in the output table is still as written."""
         key = self._group_key(name, site)
         known = self.previous.groups.get(name)
         if name == "search" and not self.refresh_search and known is not None:
-            key = known[0]  # keep the last index (see ``build``)
-        if known is not None and known[0] == key:
-            entries = self.previous.outputs
-            if all(rel in entries and output.reusable(rel, entries[rel].key) for rel in known[1]):
-                for rel in known[1]:
-                    output.keep(rel)
-                self.groups[name] = known
-                return
-        before = set(output.entries)
-        write()
-        self.groups[name] = (key, sorted(set(output.entries) - before))
+            key = known  # keep the last index (see ``build``)
+        self.groups[name] = key
+        files = self.previous.owned(name)
+        entries = self.previous.outputs
+        if known == key and files and all(output.reusable(r, entries[r].key) for r in files):
+            for rel in files:
+                output.keep(rel)
+            return
+        output.owner = name
+        try:
+            write()
+        finally:
+            output.owner = ""
 
     def _group_key(self, name: str, site: Site) -> str:
         """What a group's files depend on. A body edit that keeps a post's title, dates and
@@ -201,27 +208,17 @@ class Session:
     def save(self, loaded: content.LoadedContent, output: Output, rendered: int) -> None:
         """Record this build for the next one (only when something differs)."""
         previous = self.previous
-        if (
-            output.changed
-            or rendered
-            or loaded.reparsed
-            or set(output.entries) != set(previous.outputs)
-        ):
-            self.cache.save_manifest(
-                Manifest(
-                    version=code_version(),
-                    out=str(self.out),
-                    outputs=output.entries,
-                    summaries={
-                        job.render_key: self.summaries[job.route.source.slug] for job in self.jobs
-                    },
-                    render_keys={j.route.source.path.as_posix(): j.render_key for j in self.jobs},
-                    page_keys={j.route.source.path.as_posix(): j.page_key for j in self.jobs},
-                    plan_context=self.plan_context,
-                    records=loaded.records,
-                    groups=self.groups,
-                )
+        if output.changed or rendered or loaded.reparsed or output.entries != previous.outputs:
+            last = LastBuild(
+                outputs=output.entries,
+                summaries={j.render_key: self.summaries[j.route.source.slug] for j in self.jobs},
+                render_keys={j.route.source.path.as_posix(): j.render_key for j in self.jobs},
+                page_keys={j.route.source.path.as_posix(): j.page_key for j in self.jobs},
+                plan_context=self.plan_context,
+                records=loaded.records,
+                groups=self.groups,
             )
+            self.cache.state.save(self.out, last, previous.outputs)
         if rendered:
-            self.cache.renders.prune(job.render_key for job in self.jobs)
+            self.cache.state.prune_renders(job.render_key for job in self.jobs)
             self.cache.drop_legacy()
