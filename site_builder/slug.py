@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 
 def slugify(text: str) -> str:
@@ -17,6 +18,7 @@ def slugify(text: str) -> str:
 _TAG_WORDS = {"#": "-sharp", "%": "-percent", "&": "-and", "@": "-at"}
 
 
+@lru_cache(maxsize=4096)  # a site has a few dozen tags, looked up on every post, thrice
 def tag_slug(name: str) -> str:
     """A tag's folder name: like :func:`slugify`, but it keeps what tells tags apart.
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from site_builder import content, feeds, fonts, render, routes
+from site_builder import content, feeds, fonts, pages, render, routes
 from site_builder.config import SiteConfig
 from site_builder.errors import BuildError, BuildWarning
 from site_builder.incremental import cached
@@ -54,6 +54,8 @@ class Session:
         self.summaries: dict[str, PostSummary] = {}
         self.full: dict[str, Rendered] = {}
         self.groups: dict[str, str] = {}  # group -> its key
+        self._base_key = ""  # code, settings and templates (see _group_key)
+        self._listing_key: str | None = None
 
     def __enter__(self) -> Session:
         return self
@@ -169,23 +171,19 @@ class Session:
             output.owner = ""
 
     def _group_key(self, name: str, site: Site) -> str:
-        """What a group's files depend on. A body edit that keeps a post's title, dates and
-        reading time leaves every listing page alone."""
-        config = self.config
-        templates = sorted((config.root / "templates").rglob("*"))
-        base = hash_parts(
-            code_version(),
-            config.key,
-            *(
-                part
-                for t in templates
-                if t.is_file()
-                for part in (t.relative_to(config.root).as_posix(), t.read_bytes())
-            ),
-        )
-        listing = hash_parts(
-            base, *(f"{front_matter(post.source)}{post.reading_minutes}" for post in site.posts)
-        )
+        """What a group's files depend on: the templates and settings, every post's front
+        matter and reading time (the listings), and the renders the feed or search show."""
+        if self._listing_key is None:
+            templates = pages.template_texts(self.config)
+            base = hash_parts(
+                code_version(), self.config.key, *(p for t in templates.items() for p in t)
+            )
+            self._base_key = base
+            self._listing_key = hash_parts(
+                base,
+                *(f"{front_matter(post.source)}{post.reading_minutes}" for post in site.posts),
+            )
+        listing = self._listing_key
         if name == "listings":
             return listing
         if name == "feed":
@@ -193,10 +191,10 @@ class Session:
         if name == "search":  # every post's text: any body edit rebuilds the whole index
             return hash_parts(listing, *(job.render_key for job in self.jobs))
         assert name == "assets", name
-        font = fonts.find_font(config.root)
+        font = fonts.find_font(self.config.root)
         statics = [(rel, src.stat()) for rel, src in self.static]
         return hash_parts(
-            base,
+            self._base_key,
             "".join(sorted(self.math_chars())),
             *(f"{rel}:{st.st_size}:{st.st_mtime_ns}" for rel, st in statics),
             f"{font}:{font.stat().st_mtime_ns}" if font else "no font",

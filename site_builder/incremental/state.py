@@ -59,10 +59,15 @@ class LastBuild:
     plan_context: str = ""  # see plan.plan_jobs
     records: dict[str, Any] = field(default_factory=dict)  # post path -> content.FileRecord
     groups: dict[str, str] = field(default_factory=dict)  # site-wide group -> its input key
+    _owned: dict[str, list[str]] | None = field(default=None, repr=False, compare=False)
 
     def owned(self, owner: str) -> list[str]:
         """The files a post (by its source path) or a group wrote."""
-        return [rel for rel, entry in self.outputs.items() if entry.owner == owner]
+        if self._owned is None:
+            self._owned = {}
+            for rel, entry in self.outputs.items():
+                self._owned.setdefault(entry.owner, []).append(rel)
+        return self._owned.get(owner, [])
 
 
 class StateStore:
