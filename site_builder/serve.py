@@ -318,12 +318,12 @@ def serve(
     stop = threading.Event()
     wanted = threading.Event()
 
-    def inputs() -> str:
+    def inputs() -> bytes:
         """File metadata of every input (``incremental.noop``): equal means nothing to rebuild."""
         try:
             return Snapshot(root, out.resolve(), ()).inputs
         except Exception:  # e.g. a symlink loop: assume a change
-            return f"unknown {time.monotonic()}"
+            return f"unknown {time.monotonic()}".encode()
 
     built_from = inputs()  # before the first build reads anything
 

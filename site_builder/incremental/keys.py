@@ -2,13 +2,13 @@
 
 The code version is a hash of this package's source and of the versions of the
 libraries that shape the HTML, so an upgrade or an edit to a renderer
-invalidates whatever the old code computed. Only the standard library: the
-no-op check (``noop``) uses it without importing the rest of the build.
+invalidates whatever the old code computed. The no-op check (``noop``) uses
+``code_stamp`` instead, the same inputs by size and modification time: it reads
+no source and imports no hash (OpenSSL's ``_hashlib`` alone is ~2 ms of a no-op).
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import sys
@@ -38,6 +38,8 @@ def hash_parts(*parts: object) -> str:
     no two different lists of parts give the same joined text; the whole is then
     hashed once (a no-op build computes thousands of these).
     """
+    import hashlib
+
     pieces = []
     for part in parts:
         if isinstance(part, bytes):
@@ -51,6 +53,8 @@ def hash_parts(*parts: object) -> str:
 @cache
 def code_version() -> str:
     """Hash of this package's source and the renderer libraries' versions."""
+    import hashlib
+
     digest = hashlib.sha256()
     for rel in _package_sources():
         digest.update(rel.encode())
@@ -59,6 +63,17 @@ def code_version() -> str:
     for name in LIBRARIES:
         digest.update(f"{name}={installed.get(_normalise(name), 'none')}".encode())
     return digest.hexdigest()
+
+
+def code_stamp() -> tuple[object, ...]:
+    """The code version's inputs by file metadata: each source's name, size and modification
+    time, and the libraries' versions. Equal stamps mean an equal code version."""
+    stats = []
+    for rel in _package_sources():
+        stat = os.stat(PACKAGE / rel)
+        stats.append((rel, stat.st_size, stat.st_mtime_ns))
+    installed = _installed_versions()
+    return (*stats, *(installed.get(_normalise(name), "none") for name in LIBRARIES))
 
 
 def _normalise(name: str) -> str:

@@ -3,10 +3,10 @@
 Without it, a rebuild with nothing to do still imported the renderers and walked
 the site model of every post to find nothing changed, most of a no-op's time.
 After a successful build the CLI saves a row in the state store
-(``.cache/state.db``): a hash of the size and modification time of every input
+(``.cache/state.db``): the size and modification time of every input
 the build could have read (``site.yaml`` and every file under ``content/``,
 ``templates/``, ``static/`` and ``fonts/``, including the font shipped with the
-package), the code version and the options that shape the output, and when the
+package, and the package's own source), the options that shape the output, and when the
 next scheduled post falls due. The size and modification time of every file
 written are the store's ``output`` table, the same rows page reuse reads. The
 next run compares; if nothing differs, the output is exactly what a build would
@@ -15,13 +15,12 @@ write and nothing else is imported.
 It errs towards building: any doubt (a missing or unreadable row, a build
 that warned, a bibliography outside ``content/``, an interrupted commit beside
 the output, ``SOURCE_DATE_EPOCH`` moved back) means the full incremental build
-runs, which has its own checks. Only ``os``, ``hashlib``, ``marshal`` and ``sqlite3``.
+runs, which has its own checks. Only ``os``, ``marshal`` and ``sqlite3``.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import marshal
 import os
 from collections.abc import Iterable
@@ -29,7 +28,7 @@ from contextlib import closing
 from pathlib import Path
 
 from site_builder.clock import reference_seconds
-from site_builder.incremental.keys import PACKAGE, code_version
+from site_builder.incremental.keys import PACKAGE, code_stamp
 
 WATCHED = ("content", "templates", "static", "fonts")
 STAGING_PREFIX = ".staging-"  # writer.STAGING_PREFIX: an interrupted build leaves these
@@ -64,12 +63,14 @@ class Snapshot:
     def __init__(self, root: Path, out: Path, options: Iterable[object]) -> None:
         self.out = out
         self.path = root / ".cache" / "state.db"  # the state store (``state``)
-        parts: list[object] = [code_version(), str(out), *options]
+        parts: list[object] = [code_stamp(), str(out), *options]
         parts.append(_stat(str(root / "site.yaml")))
         for name in WATCHED:
             _tree(str(root / name), parts)
         _tree(str(PACKAGE / "data"), parts)  # the math font's packaged copy
-        self.inputs = hashlib.sha256(marshal.dumps(parts)).hexdigest()
+        # Compared whole (tens of bytes a file): no hash, so no hashlib to import. Format 2
+        # writes no back-references, whose presence depends on the process's refcounts.
+        self.inputs = marshal.dumps(parts, 2)
         self.now = reference_seconds()
 
     def unchanged(self) -> tuple[int, int] | None:
@@ -123,7 +124,7 @@ class Snapshot:
             db.execute("DELETE FROM noop WHERE out = ?", (str(self.out),))
 
 
-_SCHEMA = """CREATE TABLE IF NOT EXISTS noop (out TEXT PRIMARY KEY, inputs TEXT, built_at REAL,
+_SCHEMA = """CREATE TABLE IF NOT EXISTS noop (out TEXT PRIMARY KEY, inputs BLOB, built_at REAL,
     next_due REAL, pages INTEGER, posts INTEGER)"""
 _LAST = "SELECT inputs, built_at, next_due, pages, posts FROM noop WHERE out = ?"
 _FILES = "SELECT path, size, mtime_ns FROM output WHERE out = ?"
