@@ -1,4 +1,4 @@
-"""Stage 1: read post files and their YAML front matter into validated records.
+"""Load (pipeline step 1): read post files and their YAML front matter into validated records.
 
 Reading returns data and writes nothing. Each problem carries the file and line
 so the author can jump straight to it; several bad posts are reported together.

@@ -1,7 +1,9 @@
-"""Stage 3: the site model. Everything pages need, computed before anything is written.
+"""The site model (pipeline step 4, after the posts render): posts, tags and citations,
+everything the listings and the feed need, computed before any of them is written.
 
 Posts are sorted explicitly (date, then slug) so the output never depends on
-file-system order; tags, prev/next links and citations are derived here.
+file-system order; tags and citations are derived here (a post's neighbours and
+folder come with its route, see ``routes``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Stage 4: render the site model through the Jinja templates in ``templates/``.
+"""Templates: post pages (step 3, see ``render``), listings and the feed (step 5) through
+the Jinja templates in ``templates/``.
 
 Templates autoescape and use StrictUndefined: a misspelt variable is an error
 with the template's name and line, not an empty string on the live site.

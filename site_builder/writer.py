@@ -1,4 +1,4 @@
-"""Stage 6: write the site atomically.
+"""Write (the pipeline's last step): the site, atomically.
 
 Two ways, both all-or-nothing:
 

@@ -1,4 +1,5 @@
-"""Stage 2: Markdown to HTML. Knows nothing about posts or the site.
+"""Markdown to HTML (called by ``render``, pipeline step 3). Knows nothing about posts or
+the site.
 
 It takes a small :class:`MarkdownContext` and returns a :class:`Rendered`
 record: body HTML, notes HTML, headings, the links it found and a word count.
