@@ -132,9 +132,9 @@ def plan_routes(config: SiteConfig, posts: Iterable[SourcePost]) -> Routes:
 
 
 def check_generated(route: PostRoute, names: Iterable[str]) -> list[BuildError]:
-    """A post folder's own file with the name of one its Markdown generated (a figure's
-    data): known only once the post has rendered."""
-    made = set(names)
+    """A post folder's own file with the name of one made for the post (a figure's data, a
+    ``render.POST_FILES`` file): known only once the post has rendered."""
+    made = set(names) - {"index.html"}  # the page: checked when the table was planned
     errors = []
     for rel, file in route.bundle:
         if rel in made:

@@ -92,7 +92,8 @@ class Session:
                 output.record(rel, entry)
             if result.summary is not None:
                 self.summaries[result.slug] = result.summary
-                errors.extend(routes.check_generated(job.route, result.summary.file_names))
+                made = [rel.removeprefix(job.route.path) for rel, _ in result.outputs]
+                errors.extend(routes.check_generated(job.route, made))
             if result.full is not None:
                 self.full[result.slug] = result.full
             if progress is not None:
