@@ -21,6 +21,7 @@ from pathlib import Path
 
 from site_builder import assets, clock, content, feeds, pages, search
 from site_builder.config import SiteConfig
+from site_builder.content import LoadedContent, SourcePost
 from site_builder.errors import BuildError, BuildErrors, BuildWarning
 from site_builder.incremental.session import Session
 from site_builder.model import Site, build_site, make_post
@@ -62,24 +63,23 @@ def build(
     now = now if now is not None else clock.reference_time()
     cores = jobs or default_jobs()
     with Session(config, out, use_cache, cores, refresh_search) as last:
-        loaded = content.load_posts(config, last.records)
-        routes = plan_routes(
-            config, clock.due_posts(loaded.posts, now, include_future=config.drafts)
-        )
+        loaded = content.load_posts(config, last.records)  # 1 load
+        due = clock.due_posts(loaded.posts, now, include_future=config.drafts)
+        routes = _plan(config, due, loaded)  # 2 plan routes: stops at a collision
         with staged_output(out, last.outputs, incremental=bool(last.outputs)) as output:
-            done = last.render_posts(routes, output, progress)
+            done = last.render_posts(routes, output, progress)  # 3 render posts
             warnings = [*loaded.warnings, *done.warnings]
             warnings += links_to_missing_posts(routes, done.posts, config.root)
             if loaded.errors or done.errors:
                 raise BuildErrors([*loaded.errors, *done.errors], tuple(warnings))
-            site = build_site(config, done.posts)
+            site = build_site(config, done.posts)  # 4 site model
             write = _Writer(site, routes, output, last)
-            last.write_group("listings", site, output, write.listings)
+            last.write_group("listings", site, output, write.listings)  # 5 listings and feeds
             last.write_group("feed", site, output, write.feed)
             if config.search:
                 last.write_group("search", site, output, write.search)
-            last.write_group("assets", site, output, write.assets)
-        last.save(loaded, output, done.count)
+            last.write_group("assets", site, output, write.assets)  # 6 assets
+        last.save(loaded, output, done.count)  # 7 swapped in (staged_output); recorded
     return BuildResult(
         pages=sum(rel.endswith(".html") for rel in output.entries),
         posts=len(site.posts),
@@ -95,6 +95,14 @@ def build(
             if route.source.bibliography is not None
         ),
     )
+
+
+def _plan(config: SiteConfig, due: tuple[SourcePost, ...], loaded: LoadedContent) -> Routes:
+    """The route table; a collision stops the build here, with the posts that failed to load."""
+    try:
+        return plan_routes(config, due)
+    except BuildErrors as exc:
+        raise BuildErrors([*loaded.errors, *exc.errors], loaded.warnings) from None
 
 
 def default_jobs() -> int:
