@@ -26,7 +26,7 @@ from site_builder.incremental.store import Cache
 from site_builder.incremental.workers import Workers
 from site_builder.markdown import Rendered
 from site_builder.model import Post, Site, make_post
-from site_builder.writer import Output
+from site_builder.writer import Output, OutputEntry
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,9 @@ class RenderedPosts:
 
 
 class Session:
+    """The last build into ``out`` (from ``state.db``), the cache and the workers, for one
+    build; ``use_cache=False`` makes it a clean build that records nothing."""
+
     def __init__(
         self, config: SiteConfig, out: Path, use_cache: bool, cores: int, refresh_search: bool
     ) -> None:
@@ -70,7 +73,8 @@ class Session:
         return self.previous.records
 
     @property
-    def outputs(self) -> dict[str, Any]:
+    def outputs(self) -> dict[str, OutputEntry]:
+        """Every file the last build wrote: what ``writer`` may keep instead of writing."""
         return self.previous.outputs
 
     def render_posts(
