@@ -19,6 +19,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, cast
 
 from markdown_it import MarkdownIt
@@ -30,7 +31,7 @@ from markdown_it.utils import OptionsDict
 
 from site_builder.bibliography import Entry
 from site_builder.markdown.crossrefs import is_crossref, text_token
-from site_builder.markdown.state import inline_lines, report
+from site_builder.markdown.state import extension_state, inline_lines, report
 
 # Pandoc's citation keys: a letter, digit or _ first, then internal punctuation.
 _KEY = r"[\w][\w:.#$%&+?<>~/-]*?"
@@ -42,6 +43,12 @@ _BARE = re.compile(rf"@(?P<key>{_KEY})(?=[.:;,?!)]*(?:[^\w:.#$%&+?<>~/-]|$))")
 NO_BIBLIOGRAPHY = (
     "add 'bibliography: file.bib' to the front matter or create content/references.bib"
 )
+
+
+@dataclass
+class CitationState:
+    count: int = 0  # citations rendered so far: each pop-up's id
+    references_html: str = ""  # the References list of the entries cited, in order
 
 
 def citations_plugin(md: MarkdownIt) -> None:
@@ -122,7 +129,8 @@ def _resolve(state: StateCore) -> None:
             children.append(child)
         token.children = children
     if order and bibliography is not None:
-        env["references_html"] = _references([bibliography[k] for k in order], ctx.citation_style)
+        cited = extension_state(env, "citations", CitationState)
+        cited.references_html = _references([bibliography[k] for k in order], ctx.citation_style)
 
 
 def _cite(
@@ -193,8 +201,9 @@ def _render_cite(
             label = f"{entry.authors}, {entry.year}"
         # Numbered as rendered, not as parsed: a footnote's text is rendered twice (as a
         # sidenote and in the Notes list) and each copy needs ids of its own.
-        env["cite_count"] = env.get("cite_count", 0) + 1
-        tip = f"cite-{env['cite_count']}"
+        cited = extension_state(env, "citations", CitationState)
+        cited.count += 1
+        tip = f"cite-{cited.count}"
         link = (
             f'<a href="#ref-{escapeHtml(entry.key)}" aria-describedby="{tip}">'
             f"{escapeHtml(label)}</a>"

@@ -15,6 +15,7 @@ so without JavaScript nothing is lost.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -22,6 +23,15 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 from mdit_py_plugins.footnote import footnote_plugin
+
+from site_builder.markdown.state import extension_state
+
+
+@dataclass
+class SidenoteState:
+    notes: dict[int, list[Token]] = field(default_factory=dict)  # footnote id -> its inlines
+    unused: list[str] = field(default_factory=list)  # labels defined but never referenced
+    inside: bool = False  # rendering a sidenote's copy: a reference in it is plain text
 
 
 def footnotes_plugin(md: MarkdownIt) -> None:
@@ -47,9 +57,10 @@ def _collect(state: StateCore) -> None:
             current = None
         elif current is not None and token.type == "inline":
             notes[current].append(token)
-    state.env["sidenotes"] = notes
-    refs: dict[str, int] = state.env.get("footnotes", {}).get("refs", {})
-    state.env["unused_footnotes"] = [label[1:] for label, ident in refs.items() if ident < 0]
+    sidenotes = extension_state(state.env, "sidenotes", SidenoteState)
+    sidenotes.notes = notes
+    refs: dict[str, int] = state.env.get("footnotes", {}).get("refs", {})  # mdit's own state
+    sidenotes.unused = [label[1:] for label, ident in refs.items() if ident < 0]
 
 
 def _render_ref(
@@ -59,7 +70,8 @@ def _render_ref(
     note_id = int(token.meta["id"])
     number = note_id + 1
     sub = int(token.meta.get("subId", 0))
-    if env.get("in_sidenote"):
+    sidenotes = extension_state(env, "sidenotes", SidenoteState)
+    if sidenotes.inside:
         # A note that cites a note (or itself), inside the margin copy: just the
         # number. A link would repeat the reference's id, and a nested sidenote
         # would never end.
@@ -70,12 +82,12 @@ def _render_ref(
         f'aria-label="Note {number}">{number}</a></sup>'
     )
     if sub == 0:
-        env["in_sidenote"] = True
+        sidenotes.inside = True
         inline = [
             self.renderInline(t.children or [], options, env)
-            for t in env["sidenotes"].get(note_id, [])
+            for t in sidenotes.notes.get(note_id, [])
         ]
-        env["in_sidenote"] = False
+        sidenotes.inside = False
         # The margin copy is aria-hidden (the Notes list is what assistive
         # technology reads), so its links must not take keyboard focus either.
         inline = [part.replace("<a ", '<a tabindex="-1" ') for part in inline]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -17,7 +18,9 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
+from site_builder.markdown import Heading
 from site_builder.markdown.crossrefs import KINDS
+from site_builder.markdown.state import extension_state
 from site_builder.slug import slugify
 
 # Ids the page template or the other extensions use: a heading called "APA", "BibTeX",
@@ -52,12 +55,17 @@ def _plain_text(inline: Token) -> str:
     return "".join(c.content for c in inline.children or [] if c.type in ("text", "code_inline"))
 
 
+@dataclass
+class HeadingState:
+    found: list[Heading] = field(default_factory=list)  # in document order: the TOC's
+
+
 def _assign_ids(state: StateCore) -> None:
     """Ids in document order. Each text's counter resumes where it stopped, so 10,000
     equal headings cost 10,000 steps, not 50 million (the search restarted at ``-1``)."""
     used = set(RESERVED_IDS)
     counters: dict[str, int] = {}
-    found: list[tuple[int, str, str]] = []
+    found = extension_state(state.env, "headings", HeadingState).found
     tokens = state.tokens
     for index, token in enumerate(tokens):
         if token.type != "heading_open":
@@ -75,8 +83,7 @@ def _assign_ids(state: StateCore) -> None:
         used.add(ident)
         token.attrSet("id", ident)
         tokens[index + 2].meta["anchor"] = (ident, text)
-        found.append((int(token.tag[1]), ident, text))
-    state.env["headings"] = found
+        found.append(Heading(int(token.tag[1]), ident, text))
 
 
 def _render_close(

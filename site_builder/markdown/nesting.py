@@ -15,10 +15,18 @@ item) and markdown-it's own check must never be the one that fires.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 
-from site_builder.markdown.state import report
+from site_builder.markdown.state import extension_state, report
+
+
+@dataclass
+class NestingState:
+    reported: bool = False  # one message for a document nested too deep, not one a line
+
 
 LIMIT = 100  # block levels: a list level counts two (list + item), a quote one
 
@@ -32,8 +40,9 @@ def nesting_plugin(md: MarkdownIt) -> None:
 def _guard(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     if state.level < LIMIT or silent:
         return False
-    if not state.env.get("nesting_reported"):
-        state.env["nesting_reported"] = True
+    nesting = extension_state(state.env, "nesting", NestingState)
+    if not nesting.reported:
+        nesting.reported = True
         offset: int = state.env["ctx"].line_offset
         report(
             state.env,

@@ -15,7 +15,6 @@ from markdown_it.token import Token
 
 from site_builder.errors import BuildErrors, BuildWarning, Location
 from site_builder.markdown import (
-    Heading,
     MarkdownContext,
     Rendered,
     code,
@@ -27,11 +26,13 @@ from site_builder.markdown import (
     tables,
 )
 from site_builder.markdown.callouts import callouts_plugin
-from site_builder.markdown.citations import citations_plugin
+from site_builder.markdown.citations import CitationState, citations_plugin
 from site_builder.markdown.crossrefs import crossrefs_plugin
 from site_builder.markdown.figures import figures_plugin
+from site_builder.markdown.footnotes import SidenoteState
 from site_builder.markdown.image_figures import image_figures_plugin
 from site_builder.markdown.math import math_plugin
+from site_builder.markdown.state import extension_state
 from site_builder.markdown.theorems import theorems_plugin
 
 _LINK_HINTS = ("://", "www.", "@")
@@ -74,17 +75,18 @@ def render(text: str, ctx: MarkdownContext) -> Rendered:
     tokens = md.parse(text, env)
     if env["errors"]:
         raise BuildErrors(env["errors"])
+    sidenotes = extension_state(env, "sidenotes", SidenoteState)
     split = next((i for i, t in enumerate(tokens) if t.type == "footnote_block_open"), len(tokens))
     html = md.renderer.render(tokens[:split], md.options, env)
     notes_html = md.renderer.render(tokens[split:], md.options, env) if split < len(tokens) else ""
     return Rendered(
         html=html,
         notes_html=notes_html,
-        references_html=env.get("references_html", ""),
-        headings=tuple(Heading(*h) for h in env.get("headings", [])),
+        references_html=extension_state(env, "citations", CitationState).references_html,
+        headings=tuple(extension_state(env, "headings", headings.HeadingState).found),
         links=tuple(_links(tokens)),
         words=_count_words(tokens),
-        warnings=tuple(_unused_footnotes(text, ctx, env.get("unused_footnotes", []))),
+        warnings=tuple(_unused_footnotes(text, ctx, sidenotes.unused)),
         files=tuple(sorted(env.get("files", {}).items())),
         fragments=env.get("fragments", {}),
     )

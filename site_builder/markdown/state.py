@@ -1,4 +1,4 @@
-"""Helpers shared by the syntax extensions: source lines and error reporting.
+"""Helpers shared by the syntax extensions: source lines, error reporting, typed state.
 
 Only block tokens carry ``map`` (source lines). Extensions report problems into
 ``env["errors"]`` instead of raising, so one run lists every mistake.
@@ -8,11 +8,24 @@ from __future__ import annotations
 
 from collections.abc import Callable, MutableMapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from markdown_it.token import Token
 
 from site_builder.errors import BuildError
+
+T = TypeVar("T")
+
+
+def extension_state(env: MutableMapping[str, Any], key: str, kind: type[T]) -> T:
+    """An extension's document-wide state: one typed record under its own ``env`` key (as
+    mdit-py-plugins keeps ``_FootnoteData``), made on first use. ``pipeline.render`` reads
+    the records into :class:`Rendered`: the one contract between Markdown and pages."""
+    found = env.get(key)
+    if not isinstance(found, kind):
+        found = kind()
+        env[key] = found
+    return found
 
 
 def source_line(env: MutableMapping[str, Any], token: Token | None) -> int | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, cast
 
 from markdown_it import MarkdownIt
@@ -21,6 +22,13 @@ from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
 from site_builder.markdown.crossrefs import register
+from site_builder.markdown.state import extension_state
+
+
+@dataclass
+class TableState:
+    count: int = 0  # tables rendered so far: each scrolling region is named "Table N"
+
 
 _ID = re.compile(r"\s*\{#(tbl-[\w-]+)\}\s*$")
 
@@ -74,13 +82,14 @@ def _is_caption(tokens: list[Token], idx: int) -> bool:
 def _render_open(
     self: Any, tokens: Sequence[Token], idx: int, options: OptionsDict, env: dict[str, Any]
 ) -> str:
-    env["table_count"] = env.get("table_count", 0) + 1
+    tables = extension_state(env, "tables", TableState)
+    tables.count += 1
     meta = tokens[idx].meta
     if "id" in meta:
         ident = escapeHtml(meta["id"])
         label = f'id="{ident}" role="region" tabindex="0" aria-labelledby="{ident}-caption"'
     else:
-        label = f'role="region" tabindex="0" aria-label="Table {env["table_count"]}"'
+        label = f'role="region" tabindex="0" aria-label="Table {tables.count}"'
     return f'<div class="table-wrap" {label}>\n<table>\n'
 
 
