@@ -128,7 +128,7 @@ _ORPHAN_SCRIPT = """
 import sys, time
 from pathlib import Path
 from site_builder.config import load_config
-from site_builder.incremental.store import Cache
+from site_builder.incremental.cache import Cache
 from site_builder.incremental.workers import Workers
 
 site = Path(sys.argv[1])

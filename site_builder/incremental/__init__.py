@@ -9,8 +9,8 @@ the output byte for byte what a clean serial build writes.
     jobs      one post's job: stored render or fresh one, then its page
     workers   the process pool the jobs run on
     cached    the stages' slow pure functions wrapped with the cache
-    store     .cache/: checksummed entries and the last build's manifest
-    renders   rendered posts in one SQLite file
+    cache     .cache/: small checksummed entries, a file each (YAML, fonts, templates)
+    state     .cache/state.db: the output table, the last build's record, rendered posts
     noop      the no-op check, from file metadata alone (standard library only)
     keys      hash_parts and the code version in every key
 

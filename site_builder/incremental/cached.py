@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 from site_builder import bibliography, fonts, pages
 from site_builder.config import SiteConfig
 from site_builder.errors import BuildError
+from site_builder.incremental.cache import Cache
 from site_builder.incremental.keys import code_version, hash_parts
-from site_builder.incremental.store import Cache
 
 if TYPE_CHECKING:
     from concurrent.futures import Future

@@ -17,7 +17,7 @@ from typing import Any
 from site_builder import content, fonts, render
 from site_builder.config import SiteConfig
 from site_builder.errors import BuildError, BuildErrors
-from site_builder.incremental.store import Cache, dump_entry
+from site_builder.incremental.cache import Cache, dump_entry
 from site_builder.markdown import Rendered
 from site_builder.routes import PostRoute
 from site_builder.writer import OutputEntry

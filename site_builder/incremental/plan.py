@@ -15,11 +15,11 @@ from pathlib import Path
 from site_builder import bibliography, feeds
 from site_builder.config import SiteConfig
 from site_builder.content import SourcePost
+from site_builder.incremental.cache import Cache
 from site_builder.incremental.cached import template_closure_hash
 from site_builder.incremental.jobs import PostJob
 from site_builder.incremental.keys import code_version, hash_parts
 from site_builder.incremental.state import LastBuild
-from site_builder.incremental.store import Cache
 from site_builder.routes import Routes
 
 

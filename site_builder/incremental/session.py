@@ -18,11 +18,11 @@ from site_builder import content, feeds, fonts, pages, render, routes
 from site_builder.config import SiteConfig
 from site_builder.errors import BuildError, BuildWarning
 from site_builder.incremental import cached
+from site_builder.incremental.cache import Cache
 from site_builder.incremental.jobs import PostJob, PostSummary
 from site_builder.incremental.keys import code_version, hash_parts
 from site_builder.incremental.plan import front_matter, plan_jobs
 from site_builder.incremental.state import LastBuild
-from site_builder.incremental.store import Cache
 from site_builder.incremental.workers import Workers
 from site_builder.markdown import Rendered
 from site_builder.model import Post, Site, make_post

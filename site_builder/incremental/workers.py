@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING
 from site_builder.config import SiteConfig
 from site_builder.errors import BuildError
 from site_builder.incremental import jobs as post_jobs
+from site_builder.incremental.cache import Cache
 from site_builder.incremental.jobs import PostJob, PostResult
-from site_builder.incremental.store import Cache
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
