@@ -1,4 +1,5 @@
-"""Keys from declared inputs: what a post's render and its page depend on, hashed.
+"""Keys from declared inputs: what a post's render, its page and each group of site-wide
+files depend on, hashed.
 
 A render key covers the post's body and everything its Markdown reads (its
 folder's images, its bibliography, macros, the code). A page key adds the
@@ -12,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from site_builder import bibliography, feeds
+from site_builder import bibliography, feeds, fonts, pages
 from site_builder.config import SiteConfig
 from site_builder.content import SourcePost
 from site_builder.incremental.cache import Cache
@@ -20,6 +21,7 @@ from site_builder.incremental.cached import template_closure_hash
 from site_builder.incremental.jobs import PostJob
 from site_builder.incremental.keys import code_version, hash_parts
 from site_builder.incremental.state import LastBuild
+from site_builder.model import Site
 from site_builder.routes import Routes
 
 
@@ -96,6 +98,37 @@ def plan_jobs(
             )
         )
     return jobs, context
+
+
+def group_keys(
+    config: SiteConfig,
+    site: Site,
+    jobs: list[PostJob],
+    static: tuple[tuple[str, Path], ...],
+    math_chars: frozenset[str],
+) -> dict[str, str]:
+    """The key of each site-wide group of files: the templates and settings, every post's
+    front matter and reading time (the listings), the renders the feed or search show, and
+    for the assets ``static/``, the font and the characters of every formula."""
+    texts = pages.template_texts(config).items()
+    base = hash_parts(code_version(), config.key, *(part for text in texts for part in text))
+    listings = hash_parts(
+        base, *(f"{front_matter(post.source)}{post.reading_minutes}" for post in site.posts)
+    )
+    font = fonts.find_font(config.root)
+    stats = [(rel, file.stat()) for rel, file in static]
+    return {
+        "listings": listings,
+        "feed": hash_parts(listings, *(job.render_key for job in jobs[: feeds.FEED_SIZE])),
+        # Every post's text: any body edit rebuilds the whole index.
+        "search": hash_parts(listings, *(job.render_key for job in jobs)),
+        "assets": hash_parts(
+            base,
+            "".join(sorted(math_chars)),
+            *(f"{rel}:{st.st_size}:{st.st_mtime_ns}" for rel, st in stats),
+            f"{font}:{font.stat().st_mtime_ns}" if font else "no font",
+        ),
+    }
 
 
 def front_matter(source: SourcePost) -> str:

@@ -14,14 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from site_builder import content, feeds, fonts, pages, render, routes
+from site_builder import content, fonts, render, routes
 from site_builder.config import SiteConfig
 from site_builder.errors import BuildError, BuildWarning
 from site_builder.incremental import cached
 from site_builder.incremental.cache import Cache
 from site_builder.incremental.jobs import PostJob, PostSummary
-from site_builder.incremental.keys import code_version, hash_parts
-from site_builder.incremental.plan import front_matter, plan_jobs
+from site_builder.incremental.plan import group_keys, plan_jobs
 from site_builder.incremental.state import LastBuild
 from site_builder.incremental.workers import Workers
 from site_builder.markdown import Rendered
@@ -60,8 +59,7 @@ class Session:
         self.summaries: dict[str, PostSummary] = {}
         self.full: dict[str, Rendered] = {}
         self.groups: dict[str, str] = {}  # group -> its key
-        self._base_key = ""  # code, settings and templates (see _group_key)
-        self._listing_key: str | None = None
+        self._group_keys: dict[str, str] | None = None  # see plan.group_keys
         self._font: Future[bytes] | None = None  # the font subset, running on a worker
 
     def __enter__(self) -> Session:
@@ -175,7 +173,10 @@ class Session:
     def write_group(self, name: str, site: Site, output: Output, write: Callable[[], None]) -> None:
         """Run ``write`` unless the group's key is the last build's and every file the group
         owns in the output table is still as written."""
-        key = self._group_key(name, site)
+        if self._group_keys is None:
+            statics = self.static
+            self._group_keys = group_keys(self.config, site, self.jobs, statics, self.math_chars())
+        key = self._group_keys[name]
         known = self.previous.groups.get(name)
         if name == "search" and not self.refresh_search and known is not None:
             key = known  # keep the last index (see ``build``)
@@ -191,36 +192,6 @@ class Session:
             write()
         finally:
             output.owner = ""
-
-    def _group_key(self, name: str, site: Site) -> str:
-        """What a group's files depend on: the templates and settings, every post's front
-        matter and reading time (the listings), and the renders the feed or search show."""
-        if self._listing_key is None:
-            templates = pages.template_texts(self.config)
-            base = hash_parts(
-                code_version(), self.config.key, *(p for t in templates.items() for p in t)
-            )
-            self._base_key = base
-            self._listing_key = hash_parts(
-                base,
-                *(f"{front_matter(post.source)}{post.reading_minutes}" for post in site.posts),
-            )
-        listing = self._listing_key
-        if name == "listings":
-            return listing
-        if name == "feed":
-            return hash_parts(listing, *(job.render_key for job in self.jobs[: feeds.FEED_SIZE]))
-        if name == "search":  # every post's text: any body edit rebuilds the whole index
-            return hash_parts(listing, *(job.render_key for job in self.jobs))
-        assert name == "assets", name
-        font = fonts.find_font(self.config.root)
-        statics = [(rel, src.stat()) for rel, src in self.static]
-        return hash_parts(
-            self._base_key,
-            "".join(sorted(self.math_chars())),
-            *(f"{rel}:{st.st_size}:{st.st_mtime_ns}" for rel, st in statics),
-            f"{font}:{font.stat().st_mtime_ns}" if font else "no font",
-        )
 
     def math_chars(self) -> frozenset[str]:
         return frozenset("".join(s.math_chars for s in self.summaries.values()))
