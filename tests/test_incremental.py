@@ -285,3 +285,18 @@ def test_a_per_post_output_file_survives_incremental_builds(
     assert_matches_clean(site, tmp_path)
     assert rebuild(site) == 0
     assert_matches_clean(site, tmp_path)
+
+
+def test_the_output_table_is_exactly_the_written_files(site: Path) -> None:
+    """The no-op check and page reuse read one table: after a build whose last record could
+    not be trusted (here, from another code version), it lists exactly the files written."""
+    with contextlib.closing(sqlite3.connect(site / ".cache/state.db")) as db, db:
+        db.execute(
+            "INSERT INTO output VALUES (?, 'gone.html', 'k', 1, 1, '')", (str(site / "public"),)
+        )
+        db.execute("DELETE FROM build")
+    rebuild(site)
+    with contextlib.closing(sqlite3.connect(site / ".cache/state.db")) as db:
+        rows = {path for (path,) in db.execute("SELECT path FROM output")}
+    written = {p.relative_to(site / "public").as_posix() for p in (site / "public").rglob("*")}
+    assert rows == {rel for rel in written if (site / "public" / rel).is_file()}

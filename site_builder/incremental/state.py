@@ -158,6 +158,8 @@ class StateStore:
         )
         try:
             with conn:
+                if not previous:  # no trusted record of the table's rows: start it afresh
+                    conn.execute("DELETE FROM output WHERE out = ?", (where,))
                 conn.executemany(
                     "DELETE FROM output WHERE out = ? AND path = ?",
                     ((where, rel) for rel in previous.keys() - outputs.keys()),
