@@ -44,14 +44,10 @@ def feed_posts(site: Site) -> tuple[Post, ...]:
 def entry_html(post: Post) -> str:
     """The whole post for ``<content type="html">``: body, notes and references, as the
     page shows them (a reader of the feed follows the citations too)."""
-    html = post.rendered.html
-    if post.rendered.notes_html:
-        html += '\n<section class="notes"><h2 id="notes">Notes</h2>\n' + post.rendered.notes_html
-        html += "</section>"
-    if post.rendered.references_html:
-        html += '\n<section class="references-section"><h2 id="references">References</h2>\n'
-        html += post.rendered.references_html + "</section>"
-    return html
+    return post.rendered.html + "".join(
+        f'\n<section class="{part.css}"><h2 id="{part.id}">{part.title}</h2>\n{part.html}</section>'
+        for part in post.sections
+    )
 
 
 def sitemap_entries(config: SiteConfig, pages: list[Route]) -> list[SitemapEntry]:

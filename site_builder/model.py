@@ -60,6 +60,27 @@ class Post:
     def reading_minutes(self) -> int:
         return self.rendered.reading_minutes
 
+    @property
+    def sections(self) -> tuple[Section, ...]:
+        """What follows the body, in order, on the page and in the feed alike (each medium
+        marks it up its own way): the one list to add a section to. The feed once lacked
+        the References because each kept its own."""
+        parts = (
+            Section("notes", "notes", "Notes", self.rendered.notes_html),
+            Section(
+                "references-section", "references", "References", self.rendered.references_html
+            ),
+        )
+        return tuple(part for part in parts if part.html)
+
+
+@dataclass(frozen=True)
+class Section:
+    css: str  # the <section>'s class
+    id: str  # its heading's id
+    title: str
+    html: str
+
 
 @dataclass(frozen=True)
 class Tag:
