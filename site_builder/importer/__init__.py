@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from site_builder.errors import BuildError
-from site_builder.importer import common, frontmatter, hugo, jekyll, quarto
+from site_builder.importer import common, frontmatter, html, hugo, jekyll, quarto
 from site_builder.importer.assets import Assets
 from site_builder.importer.report import Imported, ImportReport, PostNotes
 from site_builder.importer.text import Text
@@ -77,11 +77,12 @@ def find_posts(source: Path, fmt: str) -> tuple[list[Path], list[Path]]:
         return sorted(files), [source]
     if fmt == "hugo":
         content = source / "content" if (source / "content").is_dir() else source
-        files = [
+        pages = [
             p
-            for p in content.rglob("*.md")
-            if not p.name.startswith("_index") and p.parent != content
-        ] or [p for p in content.rglob("*.md") if not p.name.startswith("_index")]
+            for p in content.rglob("*")
+            if p.suffix in (".md", ".markdown") and not p.name.startswith("_index")
+        ]
+        files = [p for p in pages if p.parent != content] or pages
         return sorted(files), [source / "static", content, source, source / "assets"]
     files = [
         p
@@ -108,6 +109,7 @@ def convert_post(
         return Converted(slug, "", {}, notes, skipped="it has no date")
     assets = Assets(path.parent, roots)
     bib_keys: frozenset[str] | None = None
+    renamed: dict[str, str] = {}  # bib keys a citation here cannot spell, renamed
     written: dict[str, str] = {}  # files whose text the import changed, by name
     bibliography = source.meta.get("bibliography")
     if isinstance(bibliography, list) and bibliography:
@@ -117,7 +119,9 @@ def convert_post(
         if bib is None:
             notes.add(1, f"bibliography {bibliography} not found; citations kept as text")
         else:
-            cleaned, dropped = common.clean_bib(bib.read_text(encoding="utf-8", errors="replace"))
+            raw_bib = bib.read_text(encoding="utf-8", errors="replace")
+            renamed = common.safe_keys(raw_bib)
+            cleaned, dropped = common.clean_bib(raw_bib)
             if dropped:
                 notes.add(1, f"{bib.name}: repeated entries dropped: {', '.join(dropped)}")
             written[bib.name] = cleaned
@@ -127,7 +131,11 @@ def convert_post(
             )
     ctx = common.PostContext(notes, assets, bib_keys, slug=slug, passthrough=passthrough)
     text = Text(source.body, source.body_line)
+    for key, new in renamed.items():
+        notes.add(1, f"citation key {key} renamed {new}: a citation here cannot spell it")
+        text.text = re.sub(re.escape(key) + r"(?![\w'])", new, text.text)  # same length of lines
     CONVERTERS[fmt](text, ctx)
+    html.open_math_html(text)
     common.rewrite_references(text, ctx)
     common.hide_leftovers(text, ctx)
     text.unmask()

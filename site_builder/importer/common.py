@@ -122,11 +122,30 @@ def escape_bare_at(text: Text, ctx: PostContext) -> None:
     text.sub(BARE_CITE, lambda m, _l: m.group(0) if m.group(1) in keys else "\\" + m.group(0))
 
 
+BIB_MATH_BRACE = re.compile(r"\$\\([{}])\$")
+KEY_UNSAFE = re.compile(r"[^\w:.#$%&+?<>~/-]")
+
+
+def safe_keys(source: str) -> dict[str, str]:
+    """Keys a citation here cannot spell (``d'oro2022``), each with the name it gets."""
+    renamed = {}
+    for _kind, key in BIB_ENTRY.findall(source):
+        if KEY_UNSAFE.search(key) or not re.match(r"\w", key):
+            renamed[key] = KEY_UNSAFE.sub("", key).lstrip(":.#$%&+?<>~/-") or "key"
+    return renamed
+
+
 def clean_bib(source: str) -> tuple[str, list[str]]:
     """The .bib without repeated entries (the first is kept), and the keys dropped.
 
     BibTeX warns about a repeat; pybtex, and so this site's build, stops on one.
+    Google Scholar's ``$\\{$Semi-Supervised$\\}$`` (braces drawn as math) would show
+    its dollars here: the braces go. Keys a citation cannot spell are renamed
+    (``safe_keys``); the post's citations follow.
     """
+    source = BIB_MATH_BRACE.sub("", source)
+    for key, new in safe_keys(source).items():
+        source = re.sub(r"([{(]\s*)" + re.escape(key) + r"(\s*,)", rf"\g<1>{new}\2", source)
     starts = [m for m in BIB_ENTRY.finditer(source)]
     seen: set[str] = set()
     dropped: list[str] = []

@@ -18,10 +18,14 @@ from site_builder.importer.text import Text
 
 _DIV_OPEN = re.compile(r"<div\b([^>]*)>", re.IGNORECASE)
 _DIV_ANY = re.compile(r"<(/?)div\b[^>]*>", re.IGNORECASE)
+# Bootstrap's grid, spacing and alignment utilities and Distill's column widths.
 _LAYOUT_CLASS = re.compile(
-    r"^(?:row|col(?:-[\w]+)*|l-[\w-]+|[mp][tbxyse]?-(?:\w+-)?(?:\d|auto)|container(?:-fluid)?"
-    r"|justify-content-\w+|align-items-\w+|d-flex|d-block|text-center|mx-auto|img-fluid|rounded"
-    r"|z-depth-\d|w-\d+|h-\d+|figure|center|d-figure|fake-img|g-\d|gx-\d|gy-\d)$"
+    r"^(?:row(?:-cols(?:-\w+)*)?|col(?:-[\w]+)*|offset(?:-\w+)*|order(?:-\w+)*|l-[\w-]+"
+    r"|[mp][tbxyse]?-(?:\w+-)?(?:\d|auto)|container(?:-fluid)?|clearfix"
+    r"|justify-content(?:-\w+)+|align-(?:items|self|content)(?:-\w+)+|d(?:-\w+)?-(?:flex|block|inline|inline-block|none|grid)"
+    r"|flex(?:-\w+)+|text-(?:center|left|right|start|end|justify)|mx-auto|my-auto|img-fluid"
+    r"|rounded(?:-\w+)*|z-depth-\d|shadow(?:-\w+)?|w-\d+|h-\d+|figure|center|d-figure"
+    r"|fake-img|g[xy]?-\d|float-\w+|border(?:-\w+)*|overflow-\w+|position-\w+)$"
 )
 _HIDDEN = re.compile(r"display\s*:\s*none", re.IGNORECASE)
 _DEFINITIONS = re.compile(
@@ -90,3 +94,40 @@ def caption_text(raw: str) -> str:
     """A caption div's content on one line, as Markdown (simple inline HTML kept)."""
     raw = re.sub(r"(?i)<br\s*/?>", " ", raw)
     return " ".join(raw.split())
+
+
+_PARAGRAPH = re.compile(r"(?is)^([ \t]*)<p(?:\s[^>]*)?>((?:(?!<p[\s>]).)*?)</p\s*>[ \t]*$", re.M)
+_DETAILS_BODY = re.compile(r"(?is)(</summary\s*>)(.*?)(</details\s*>)")
+_PLACEHOLDER = re.compile("\x00\\d+\x00")
+
+
+def open_math_html(text: Text) -> None:
+    """Let Markdown render the formulas that raw HTML holds (MathJax found them anywhere).
+
+    CommonMark passes an HTML block through untouched up to the next blank line, so
+    ``<p>... $x$ ...</p>`` or the body of a ``<details>`` showed its formulas as ``$``
+    text. A ``<p>`` holding math becomes a Markdown paragraph; a ``<details>`` body is set
+    off by blank lines, which makes it Markdown. Run once formulas are masked.
+    """
+
+    def holds_math(fragment: str) -> bool:
+        return any(text.masked(p).startswith("$") for p in _PLACEHOLDER.findall(fragment))
+
+    def paragraph(match: re.Match[str], _line: int) -> str:
+        if not holds_math(match.group(2)):
+            return match.group(0)
+        return f"\n\n{textwrap.dedent(match.group(2)).strip()}\n\n"
+
+    def details(match: re.Match[str], _line: int) -> str:
+        if not holds_math(match.group(2)):
+            return match.group(0)
+        body = textwrap.dedent(match.group(2).strip("\n")).strip()
+        return f"{match.group(1)}\n\n{body}\n\n{match.group(3)}"
+
+    text.sub(_PARAGRAPH, paragraph)
+    text.sub(_DETAILS_BODY, details)
+
+
+def captions_to_paragraphs(text: Text) -> None:
+    """A caption no figure took (under a table, a video, an HTML figure) is a paragraph."""
+    text.sub(CAPTION, lambda m, _l: f"\n\n{caption_text(m.group(1))}\n\n")

@@ -18,7 +18,12 @@ from re import Match
 
 from site_builder.importer import markup
 from site_builder.importer.common import PostContext, comment_out
-from site_builder.importer.html import CAPTION, caption_text, unwrap_layout
+from site_builder.importer.html import (
+    CAPTION,
+    caption_text,
+    captions_to_paragraphs,
+    unwrap_layout,
+)
 from site_builder.importer.text import Text
 from site_builder.slug import slugify
 
@@ -72,9 +77,12 @@ def convert(text: Text, ctx: PostContext) -> None:
     text.sub(D_FOOTNOTE, lambda m, _l: "^[" + " ".join(m.group(1).split()) + "]")
     text.sub(D_WRAPPERS, lambda m, _l: "")
     unwrap_layout(text)
+    for single in (markup.SINGLE_DOLLAR, markup.SPACED_DOLLAR):  # before $$x$$ becomes $x$
+        text.sub(single, lambda m, _l: markup.unescape_markdown(m.group(0)))
     markup.normalise_math(text, ctx.notes, kramdown=True, backslash=False)
     markup.mask_math(text, ctx.notes, mathjax=True)
     _figures(text, ctx)
+    captions_to_paragraphs(text)
     text.sub(VIDEO, lambda m, line: _video(m, line, ctx))
     text.sub(POST_LINK, lambda m, _l: _post_link(m.group(1) or m.group(2)))
 

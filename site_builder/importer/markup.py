@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from re import Match
 
+from site_builder.importer.divs import callout_kind
 from site_builder.importer.report import PostNotes
 from site_builder.importer.text import Text
 
@@ -47,10 +48,37 @@ def mask_code(text: Text) -> None:
 
 
 def display(body: str, indent: str = "") -> str:
-    """A display formula on lines of its own, set off by blank lines from the text around it."""
+    """A display formula on lines of its own, set off by blank lines from the text around it.
+
+    A blank line would end the formula here (as in LaTeX); MathJax let a macro preamble
+    hold them, so they go.
+    """
     blank = indent.rstrip()
-    inner = "\n".join(indent + line if line.strip() else blank for line in body.strip().split("\n"))
+    lines = [indent + line for line in tidy_formula(body).strip().split("\n") if line.strip()]
+    inner = "\n".join(lines)
     return f"\n{blank}\n{indent}$$\n{inner}\n{indent}$$\n{blank}\n"
+
+
+REQUIRE = re.compile(r"\\require\s*\{[\w-]*\}")
+CONTROL_SPACE = re.compile(r"(?<!\\)((?:\\\\)*)\\[ \t]*\n")
+
+
+def tidy_formula(tex: str) -> str:
+    """What MathJax tolerated and LaTeX means the same by: ``\\require{ext}`` loaded a MathJax
+    extension (nothing to load here); a backslash ending a line is a control space."""
+    tex = REQUIRE.sub("", tex)
+    return CONTROL_SPACE.sub(lambda m: m.group(1) + "\\ \n", tex)
+
+
+def _inline(match: Match[str]) -> str:
+    """An inline formula on one line: a line break inside one would end it here."""
+    body = tidy_formula(match.group(0)[1:-1])
+    return "$" + " ".join(body.split()) + "$"
+
+
+def _display_block(match: Match[str]) -> str:
+    indent, body = match.group(1), match.group(2)
+    return display(body, indent).strip("\n")
 
 
 def normalise_math(text: Text, notes: PostNotes, kramdown: bool, backslash: bool) -> None:
@@ -101,10 +129,33 @@ def _fix_display_lines(text: Text) -> None:
             indent = " " * len(marker.group(0))
         return head + display(body, indent)
 
-    text.sub(marked, layout)
+    while "\x01" in text.text:  # two formulas on one line: the second waits a pass
+        before = text.text
+        text.sub(marked, layout)
+        if text.text == before:
+            break
 
 
-SPACED_DOLLAR = re.compile(r"(?<![\\$])\$[ \t]*([^$\n\x00]*?[\\^_{][^$\n\x00]*?)[ \t]*\$(?!\$)")
+# MathJax's ``$ h_t^* $``: spaces inside, even a line break (never a blank line).
+_IN_PARAGRAPH = r"(?:[^$\n\x00]|\n(?![ \t]*\n))"
+SPACED_DOLLAR = re.compile(
+    rf"(?<![\\$])\$[ \t]*({_IN_PARAGRAPH}*?[\\^_{{]{_IN_PARAGRAPH}*?)\s*\$(?!\$)"
+)
+# kramdown read ``$...$`` as Markdown (only ``$$`` is its math): ``\\{`` reached MathJax as ``\{``.
+MARKDOWN_ESCAPE = re.compile(r"\\\\\\\\|\\\\([{}|,;:!])|\\([_*])")
+
+
+def unescape_markdown(formula: str) -> str:
+    """The formula MathJax saw once Markdown had taken its escapes out of it."""
+
+    def one(match: Match[str]) -> str:
+        if match.group(1):
+            return "\\" + match.group(1)
+        return match.group(2) or "\\\\"
+
+    return MARKDOWN_ESCAPE.sub(one, formula)
+
+
 LONE_DOLLAR = re.compile(r"(?<![\\$\x00])\$")
 
 
@@ -117,11 +168,11 @@ def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
     such formulas are trimmed once the well-formed ones are out of the way. A ``$``
     left after all that is a dollar sign, and is escaped so it never opens math.
     """
-    text.mask(DISPLAY_BLOCK)
-    text.mask(SINGLE_DOLLAR)
+    text.mask(DISPLAY_BLOCK, _display_block)
+    text.mask(SINGLE_DOLLAR, _inline)
     text.sub(BARE_ENV, lambda m, _l: text.hide(display(m.group(0)).strip("\n")))
     if mathjax:
-        text.sub(SPACED_DOLLAR, lambda m, _l: text.hide(f"${m.group(1).strip()}$"))
+        text.sub(SPACED_DOLLAR, lambda m, _l: text.hide(_inline(m)))
 
     def lone(match: Match[str], line: int) -> str:
         following = text.text[match.end() : match.end() + 1]
@@ -140,9 +191,21 @@ def drop_ials(text: Text, notes: PostNotes) -> None:
         classes = re.findall(r"\.([\w-]+)", match.group(0))
         if any(c in MARGIN_CLASSES for c in classes):
             return "\x03margin\x03\n"
+        kinds = [k for c in classes if c.startswith("block-") and (k := callout_kind(c[6:]))]
+        if kinds:
+            return f"\x03callout-{kinds[0]}\x03\n"
         return ""
 
     text.sub(BLOCK_IAL, block)
+    # al-folio's ``> ##### TIP`` quote with ``{: .block-tip}`` under it is a callout.
+    quote = re.compile(r"(?m)((?:^[ \t]*>.*\n)+)\x03(callout-\w+)\x03\n")
+
+    def callout(match: Match[str], _line: int) -> str:
+        body = re.sub(r"(?m)^[ \t]*> ?", "", match.group(1)).strip("\n")
+        return f"::: {{.{match.group(2)}}}\n{body}\n:::\n"
+
+    text.sub(quote, callout)
+    text.sub(re.compile("\x03callout-\\w+\x03\n?"), lambda m, _l: "")
     text.sub(SPAN_IAL, lambda m, _l: "")
     # A margin IAL follows its paragraph: wrap that paragraph in a margin block.
     para = re.compile(r"(?s)((?:^|\n\n))([^\n].*?)\n\x03margin\x03\n")
