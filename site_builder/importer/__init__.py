@@ -135,7 +135,9 @@ def convert_post(
         notes.add(1, f"citation key {key} renamed {new}: a citation here cannot spell it")
         text.text = re.sub(re.escape(key) + r"(?![\w'])", new, text.text)  # same length of lines
     CONVERTERS[fmt](text, ctx)
+    html.break_lines(text)
     html.open_math_html(text)
+    common.text_refs(text)
     common.rewrite_references(text, ctx)
     common.hide_leftovers(text, ctx)
     text.unmask()

@@ -177,6 +177,15 @@ def check_crossrefs(text: Text, ctx: PostContext) -> None:
     text.sub(CROSSREF, reference)
 
 
+TEXT_REF = re.compile(r"(?<![\\$])\\(eqref|ref)\{([^{}]+)\}")
+
+
+def text_refs(text: Text) -> None:
+    """``\\ref{eq:x}`` in prose (MathJax read it there) as the formula ``$\\ref{eq:x}$``,
+    which this site resolves wherever it stands."""
+    text.sub(TEXT_REF, lambda m, _l: text.hide(f"$\\{m.group(1)}{{{m.group(2)}}}$"))
+
+
 def hide_leftovers(text: Text, ctx: PostContext) -> None:
     """Report every construct no converter took, and keep it out of the page."""
     for pattern, kind in LEFTOVERS:

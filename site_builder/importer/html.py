@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import textwrap
 
+from site_builder.importer.divs import callout_kind
 from site_builder.importer.text import Text
 
 _DIV_OPEN = re.compile(r"<div\b([^>]*)>", re.IGNORECASE)
@@ -44,6 +45,8 @@ def _attributes(raw: str) -> dict[str, str]:
 
 def _unwrappable(raw_attrs: str, inner: str) -> bool:
     attrs = _attributes(raw_attrs)
+    if "markdown" in attrs and _box_kind(attrs):
+        return False  # a callout: ``boxes`` makes it one
     if "markdown" in attrs or (inner.strip() and _DEFINITIONS.fullmatch(inner)):
         return True
     if _HIDDEN.search(attrs.get("style", "")):
@@ -88,6 +91,42 @@ def unwrap_layout(text: Text) -> None:
         if not edits:
             return
         text.splice(edits)
+
+
+_BOX = re.compile(
+    r"(?is)<(aside|div|section)\b([^>]*\bmarkdown\s*=\s*[\"']?(?:1|block)[^>]*)>(.*?)</\1\s*>"
+)
+
+
+def _box_kind(attrs: dict[str, str]) -> str | None:
+    for name in attrs.get("class", "").split():
+        if name.startswith(("box-", "block-", "callout-", "alert-")):
+            return callout_kind(name.split("-", 1)[1])
+    return None
+
+
+def boxes(text: Text) -> None:
+    """al-folio's ``<aside class="box-important" markdown="1">`` (or any kramdown
+    ``markdown="1"`` element that is not a ``<div>``) holds Markdown: a box is a callout,
+    anything else is unwrapped so its Markdown renders."""
+
+    def box(match: re.Match[str], _line: int) -> str:
+        body = textwrap.dedent(match.group(3).strip("\n")).strip()
+        kind = _box_kind(_attributes(match.group(2)))
+        if kind is None:
+            return f"\n\n{body}\n\n"
+        return f"\n\n::: {{.callout-{kind}}}\n{body}\n:::\n\n"
+
+    text.sub(_BOX, box)
+
+
+_BREAK_LINE = re.compile(r"(?im)^([ \t]*<(?:br|hr)\s*/?>[ \t]*)\n(?=[ \t]*[^\s<])")
+
+
+def break_lines(text: Text) -> None:
+    """A line holding only ``<br>`` opens an HTML block that swallows the paragraph under
+    it (kramdown rendered that paragraph): a blank line after it lets it render."""
+    text.sub(_BREAK_LINE, lambda m, _l: m.group(1) + "\n\n")
 
 
 def caption_text(raw: str) -> str:

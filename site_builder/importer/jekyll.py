@@ -20,6 +20,7 @@ from site_builder.importer import markup
 from site_builder.importer.common import PostContext, comment_out
 from site_builder.importer.html import (
     CAPTION,
+    boxes,
     caption_text,
     captions_to_paragraphs,
     unwrap_layout,
@@ -76,10 +77,11 @@ def convert(text: Text, ctx: PostContext) -> None:
     text.sub(CITE_TAG, lambda m, _l: _citation([k for k in m.group(1).split() if k[0] != "-"]))
     text.sub(D_FOOTNOTE, lambda m, _l: "^[" + " ".join(m.group(1).split()) + "]")
     text.sub(D_WRAPPERS, lambda m, _l: "")
+    boxes(text)
     unwrap_layout(text)
     for single in (markup.SINGLE_DOLLAR, markup.SPACED_DOLLAR):  # before $$x$$ becomes $x$
         text.sub(single, lambda m, _l: markup.unescape_markdown(m.group(0)))
-    markup.normalise_math(text, ctx.notes, kramdown=True, backslash=False)
+    markup.normalise_math(text, ctx.notes, kramdown=True, backslash=True)
     markup.mask_math(text, ctx.notes, mathjax=True)
     _figures(text, ctx)
     captions_to_paragraphs(text)

@@ -159,6 +159,9 @@ def unescape_markdown(formula: str) -> str:
 LONE_DOLLAR = re.compile(r"(?<![\\$\x00])\$")
 
 
+DIGIT_AFTER = re.compile(r"(?<![\\$])\$(?![\s$])([^$\n]*?[^\s\\$])\$(\d+)(?![\d$])")
+
+
 def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
     """Hide every formula from the conversions that follow.
 
@@ -169,6 +172,8 @@ def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
     left after all that is a dollar sign, and is escaped so it never opens math.
     """
     text.mask(DISPLAY_BLOCK, _display_block)
+    # ``101$\\times$11``: a ``$`` before a digit closes no formula here (nor in Pandoc).
+    text.sub(DIGIT_AFTER, lambda m, _l: f"${m.group(1)} {m.group(2)}$")
     text.mask(SINGLE_DOLLAR, _inline)
     text.sub(BARE_ENV, lambda m, _l: text.hide(display(m.group(0)).strip("\n")))
     if mathjax:
