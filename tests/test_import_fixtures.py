@@ -57,3 +57,19 @@ def test_bib_keys_a_citation_cannot_spell_are_renamed(tmp_path: Path) -> None:
     assert "@article{doro2022," in converted.written["refs.bib"]
     assert "Poisoning Semi-Supervised learning" in converted.written["refs.bib"]
     assert any("d'oro2022 renamed doro2022" in str(n) for n in converted.notes.notes)
+
+
+def test_one_spelling_per_tag_across_an_import(tmp_path: Path) -> None:
+    """'Software Design' and 'software-design' would be two tags sharing one page."""
+    from site_builder.importer import import_posts
+
+    posts = tmp_path / "blog" / "content" / "post"
+    posts.mkdir(parents=True)
+    (tmp_path / "blog" / "hugo.toml").write_text("")
+    for name, tags in (("a", "[Software Design, software-design]"), ("b", "[software-design]")):
+        (posts / f"{name}.markdown").write_text(
+            f"---\ntitle: {name}\ndate: 2024-01-01\ntags: {tags}\n---\n\nText.\n"
+        )
+    import_posts(tmp_path / "blog", tmp_path / "out")
+    assert "tags:\n- Software Design\n---" in (tmp_path / "out" / "a.md").read_text()
+    assert "tags:\n- Software Design\n---" in (tmp_path / "out" / "b.md").read_text()

@@ -47,7 +47,7 @@ VISIBLE = (
     (re.compile(r"\{\{<.*?>\}\}|\{\{%.*?%\}\}"), "Hugo shortcode"),
     (re.compile(r"\{\{[^{}\n]*\}\}"), "Liquid expression"),
     (re.compile(r"<d-[a-z]+|</d-[a-z]+>"), "Distill element as text"),
-    (re.compile(r"\\begin\{|\\end\{"), "raw \\begin"),
+    (re.compile(r"\\(?:begin|end)\{[A-Za-z*]+\}"), "raw \\begin"),
     (re.compile(r"\\\(|\\\)|\\\[|\\\]"), "raw \\( or \\["),
     (re.compile(r"\$\$|\$(?![\d\s.,])"), "visible $"),
     (re.compile(r"\{:\s*[.#\w]"), "kramdown IAL"),
@@ -174,7 +174,10 @@ def measure_post(source_root: Path, post: Path, fmt: str, site: Path) -> Outcome
 
     shown = post.relative_to(source_root)
     outcome = Outcome(str(shown), source_root.name)
-    _, roots = find_posts(source_root, fmt)
+    found, roots = find_posts(source_root, fmt)
+    if post not in found:
+        outcome.stage, outcome.details = "skipped", [f"not found by the {fmt} importer"]
+        return outcome
     passthrough = fmt != "hugo" or _hugo_passthrough(source_root)
     into = site / "content" / "posts"
     converted = convert_post(post, shown, fmt, [r for r in roots if r.is_dir()], passthrough)
@@ -265,7 +268,7 @@ def main() -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("gather", help="extract the corpus from the git mirrors into .corpus/")
     run = sub.add_parser("measure", help="import, build and scan every post of a set")
-    run.add_argument("--set", default="dev", choices=("dev", "heldout", "all"))
+    run.add_argument("--set", default="dev", choices=("dev", "heldout", "heldout2", "all"))
     run.add_argument("--only", help="one source by name")
     run.add_argument("-v", "--verbose", action="store_true", help="print each failure")
     run.add_argument("--json", type=Path, help="write every outcome here")

@@ -84,16 +84,26 @@ def find_posts(source: Path, fmt: str) -> tuple[list[Path], list[Path]]:
         ]
         files = [p for p in pages if p.parent != content] or pages
         return sorted(files), [source / "static", content, source, source / "assets"]
+    # Quarto renders .md pages too; a post folder holds one or the other.
     files = [
         p
-        for p in source.rglob("*.qmd")
-        if not p.name.startswith("_") and p.parent != source and "_extensions" not in p.parts
+        for p in source.rglob("*")
+        if p.suffix in (".qmd", ".md")
+        and not p.name.startswith("_")
+        and p.parent != source
+        and not {"_extensions", "_site", "_freeze", "node_modules"} & set(p.parts)
+        and (p.suffix == ".qmd" or p.name == "index.md")
     ] or sorted(source.rglob("*.qmd"))
     return sorted(files), [source]
 
 
 def convert_post(
-    path: Path, shown: Path, fmt: str, roots: list[Path], passthrough: bool = True
+    path: Path,
+    shown: Path,
+    fmt: str,
+    roots: list[Path],
+    passthrough: bool = True,
+    tag_spellings: dict[str, str] | None = None,
 ) -> Converted:
     """Convert one post in memory; ``shown`` is its path as the report names it."""
     notes = PostNotes(shown)
@@ -104,7 +114,7 @@ def convert_post(
     source = frontmatter.split(raw, notes)
     slug, name_date = frontmatter.slug_and_date(path, source.meta)
     title = slug.replace("-", " ").capitalize()
-    front = frontmatter.map_front_matter(source.meta, name_date, notes, title)
+    front = frontmatter.map_front_matter(source.meta, name_date, notes, title, tag_spellings)
     if "date" not in front:
         return Converted(slug, "", {}, notes, skipped="it has no date")
     assets = Assets(path.parent, roots)
@@ -170,9 +180,11 @@ def import_posts(source: Path, into: Path, fmt: str | None = None) -> ImportRepo
     passthrough = fmt != "hugo" or _hugo_passthrough(source)
     base = source if source.is_dir() else source.parent
     taken = {p.name.removesuffix(".md") for p in into.iterdir()} if into.is_dir() else set()
+    spellings: dict[str, str] = {}
     for path in files:
         shown = path.relative_to(base.parent) if base.parent in path.parents else path
-        post = convert_post(path, shown, fmt, [r for r in roots if r.is_dir()], passthrough)
+        roots_here = [r for r in roots if r.is_dir()]
+        post = convert_post(path, shown, fmt, roots_here, passthrough, spellings)
         report.posts.append(_write(post, path, into, taken))
     return report
 

@@ -81,9 +81,17 @@ def slug_and_date(path: Path, meta: dict[str, Any]) -> tuple[str, str | None]:
 
 
 def map_front_matter(
-    meta: dict[str, Any], name_date: str | None, notes: PostNotes, fallback_title: str
+    meta: dict[str, Any],
+    name_date: str | None,
+    notes: PostNotes,
+    fallback_title: str,
+    spellings: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """This site's front matter, in its usual key order; ``date`` is absent if none was found."""
+    """This site's front matter, in its usual key order; ``date`` is absent if none was found.
+
+    ``spellings`` (tag slug -> the first spelling met) is shared by the posts of one
+    import, so every post spells a tag the way the first one did.
+    """
     out: dict[str, Any] = {}
     title = meta.get("title") or meta.get("linkTitle")
     if isinstance(title, str | int | float) and str(title).strip():
@@ -104,8 +112,11 @@ def map_front_matter(
     tags = _words(meta.get("tags")) + _words(meta.get("categories"))
     if tags:
         seen: dict[str, str] = {}
-        for tag in tags:
-            seen.setdefault(tag.casefold(), tag)
+        for tag in tags:  # 'Software Design' and 'software-design' would share a page
+            key = slugify(tag) or tag.casefold()
+            if spellings is not None:
+                tag = spellings.setdefault(key, tag)
+            seen.setdefault(key, tag)
         out["tags"] = list(seen.values())
     author = _authors(meta.get("authors")) or _authors(meta.get("author"))
     if author:

@@ -94,8 +94,11 @@ def unwrap_layout(text: Text) -> None:
 
 
 _BOX = re.compile(
-    r"(?is)<(aside|div|section)\b([^>]*\bmarkdown\s*=\s*[\"']?(?:1|block)[^>]*)>(.*?)</\1\s*>"
+    r"(?is)[ \t]*<(aside|section|figcaption|p|details|blockquote|article|center)\b"
+    r"([^>]*\bmarkdown\s*=\s*[\"']?(?:1|block)[^>]*)>(.*?)</\1\s*>"
 )
+# Distill's ``<aside>`` is a margin note.
+_ASIDE = re.compile(r"(?is)^[ \t]*<aside\b([^>]*)>(.*?)</aside\s*>", re.M)
 
 
 def _box_kind(attrs: dict[str, str]) -> str | None:
@@ -118,6 +121,14 @@ def boxes(text: Text) -> None:
         return f"\n\n::: {{.callout-{kind}}}\n{body}\n:::\n\n"
 
     text.sub(_BOX, box)
+
+    def aside(match: re.Match[str], _line: int) -> str:
+        body = textwrap.dedent(match.group(2).strip("\n")).strip()
+        kind = _box_kind(_attributes(match.group(1)))
+        fence = f"callout-{kind}" if kind else "column-margin"
+        return f"\n\n::: {{.{fence}}}\n{body}\n:::\n\n"
+
+    text.sub(_ASIDE, aside)
 
 
 _BREAK_LINE = re.compile(r"(?im)^([ \t]*<(?:br|hr)\s*/?>[ \t]*)\n(?=[ \t]*[^\s<])")

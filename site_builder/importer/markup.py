@@ -159,7 +159,26 @@ def unescape_markdown(formula: str) -> str:
 LONE_DOLLAR = re.compile(r"(?<![\\$\x00])\$")
 
 
-DIGIT_AFTER = re.compile(r"(?<![\\$])\$(?![\s$])([^$\n]*?[^\s\\$])\$(\d+)(?![\d$])")
+DIGITS_BESIDE = re.compile(r"(?<![\w\\$])(\d*)\$(?![\s$])([^$\n]*?[^\s\\$])\$(\d*)(?![\d$])")
+# WordPress's ``$\displaystyle \begin{aligned} ... \\ ... \end{aligned}$``, a paragraph
+# of its own: a display formula (a line break cannot stand in inline math here).
+ALONE_INLINE = re.compile(
+    r"(?:\A|(?<=\n\n))[ \t]*\$(?![\s$])((?:[^$\n\\]|\\.|\n(?![ \t]*\n))+?)\$[ \t]*"
+    r"(?=\n[ \t]*\n|\n?\Z)"
+)
+
+
+def _digits_inside(match: Match[str]) -> str:
+    if not (match.group(1) or match.group(3)):
+        return match.group(0)
+    return "$" + " ".join(g for g in match.group(1, 2, 3) if g) + "$"
+
+
+def _alone(match: Match[str]) -> str:
+    body = match.group(1)
+    if not re.search(r"\\displaystyle|\\\\|\\begin\{", body):
+        return match.group(0)
+    return display(re.sub(r"^\s*\\displaystyle\b", "", body)).strip("\n") + "\n"
 
 
 def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
@@ -171,9 +190,10 @@ def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
     such formulas are trimmed once the well-formed ones are out of the way. A ``$``
     left after all that is a dollar sign, and is escaped so it never opens math.
     """
+    text.sub(ALONE_INLINE, lambda m, _l: _alone(m))
     text.mask(DISPLAY_BLOCK, _display_block)
     # ``101$\\times$11``: a ``$`` before a digit closes no formula here (nor in Pandoc).
-    text.sub(DIGIT_AFTER, lambda m, _l: f"${m.group(1)} {m.group(2)}$")
+    text.sub(DIGITS_BESIDE, lambda m, _l: _digits_inside(m))
     text.mask(SINGLE_DOLLAR, _inline)
     text.sub(BARE_ENV, lambda m, _l: text.hide(display(m.group(0)).strip("\n")))
     if mathjax:
