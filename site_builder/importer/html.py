@@ -94,7 +94,7 @@ def unwrap_layout(text: Text) -> None:
 
 
 _BOX = re.compile(
-    r"(?is)[ \t]*<(aside|section|figcaption|p|details|blockquote|article|center)\b"
+    r"(?is)[ \t]*<(aside|section|figure|figcaption|p|details|blockquote|article|center)\b"
     r"([^>]*\bmarkdown\s*=\s*[\"']?(?:1|block)[^>]*)>(.*?)</\1\s*>"
 )
 # Distill's ``<aside>`` is a margin note.
@@ -120,7 +120,11 @@ def boxes(text: Text) -> None:
             return f"\n\n{body}\n\n"
         return f"\n\n::: {{.callout-{kind}}}\n{body}\n:::\n\n"
 
-    text.sub(_BOX, box)
+    for _ in range(5):  # a markdown="1" figcaption inside a markdown="1" figure
+        before = text.text
+        text.sub(_BOX, box)
+        if text.text == before:
+            break
 
     def aside(match: re.Match[str], _line: int) -> str:
         body = textwrap.dedent(match.group(2).strip("\n")).strip()
@@ -138,6 +142,17 @@ def break_lines(text: Text) -> None:
     """A line holding only ``<br>`` opens an HTML block that swallows the paragraph under
     it (kramdown rendered that paragraph): a blank line after it lets it render."""
     text.sub(_BREAK_LINE, lambda m, _l: m.group(1) + "\n\n")
+
+
+_PICTURE = re.compile(r"(?is)<picture\b[^>]*>.*?(<img\b[^>]*>).*?</picture\s*>")
+_ONERROR = re.compile(r"""(?i)\s+onerror\s*=\s*(?:"[^"]*"|'[^']*')""")
+
+
+def pictures(text: Text) -> None:
+    """al-folio's figure include, pasted as the HTML it renders to: a ``<picture>`` of
+    resized ``.webp`` sources (made by a Jekyll plugin, not in the repository) around the
+    ``<img>``, whose ``onerror`` script removes them. The ``<img>`` is what remains."""
+    text.sub(_PICTURE, lambda m, _l: _ONERROR.sub("", m.group(1)))
 
 
 def caption_text(raw: str) -> str:

@@ -200,6 +200,8 @@ def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
         text.sub(SPACED_DOLLAR, lambda m, _l: text.hide(_inline(m)))
 
     def lone(match: Match[str], line: int) -> str:
+        if text.text.rfind("<", 0, match.start()) > text.text.rfind(">", 0, match.start()):
+            return "$"  # inside an HTML tag: an attribute's script, never math
         following = text.text[match.end() : match.end() + 1]
         if not following or following.isdigit() or following.isspace():
             return "$"  # currency, which the site already keeps as text
