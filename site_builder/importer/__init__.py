@@ -73,7 +73,11 @@ def find_posts(source: Path, fmt: str) -> tuple[list[Path], list[Path]]:
         return [source], [source.parent]
     if fmt == "jekyll":
         posts_dir = source / "_posts" if (source / "_posts").is_dir() else source
-        files = [p for p in posts_dir.rglob("*") if p.suffix in (".md", ".markdown")]
+        files = [  # Jekyll ignores files whose name starts with _ or .
+            p
+            for p in posts_dir.rglob("*")
+            if p.suffix in (".md", ".markdown") and not p.name.startswith(("_", "."))
+        ]
         return sorted(files), [source]
     if fmt == "hugo":
         content = source / "content" if (source / "content").is_dir() else source

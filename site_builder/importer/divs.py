@@ -51,7 +51,9 @@ def unwrap_unknown_divs(text: Text, notes: PostNotes) -> None:
     """Remove the fences of ``:::`` blocks this site would not render; keep their content."""
     lines = text.text.split("\n")
     stack: list[tuple[int, bool]] = []  # (line index of the opening fence, kept)
+    closers: dict[int, str] = {}  # stack depth -> what closes it instead of ``:::``
     drop: set[int] = set()
+    original = text.text.split("\n")
     for index, line in enumerate(lines):
         match = FENCE.match(line)
         if match is None:
@@ -59,11 +61,21 @@ def unwrap_unknown_divs(text: Text, notes: PostNotes) -> None:
         params = match.group(2)
         if not params:  # a closing fence
             if stack:
+                closer = closers.pop(len(stack), None)
                 start, kept = stack.pop()
-                if not kept:
+                if closer:
+                    lines[index] = "\n" + closer
+                elif not kept:
                     drop.update((start, index))
             continue
         braced = params.startswith("{") and params.endswith("}")
+        zenn = ZENN.match(params)
+        if zenn and not braced:  # Zenn's ``:::message`` and ``:::details Title``
+            lines[index] = _zenn_open(zenn.group(1), zenn.group(2).strip(), match.group(1))
+            stack.append((index, True))
+            if zenn.group(1) == "details":
+                closers[len(stack)] = "</details>"
+            continue
         inner = params[1:-1] if braced else "." + params
         kept = bool(_KEPT.search(inner))
         stack.append((index, kept))
@@ -71,14 +83,24 @@ def unwrap_unknown_divs(text: Text, notes: PostNotes) -> None:
         if not kept and not (classes and all(_LAYOUT.match(c) for c in classes)):
             origin = text.origin[index] if index < len(text.origin) else None
             notes.add(origin, f"::: block {params} has no meaning here: its content was kept")
-    if drop:
-        edits = []
-        offset = 0
-        for index, line in enumerate(lines):
-            if index in drop:
-                edits.append((offset, offset + len(line), ""))
-            offset += len(line) + 1
-        text.splice(edits)
+    edits = []
+    offset = 0
+    for index, line in enumerate(original):
+        if index in drop:
+            edits.append((offset, offset + len(line), ""))
+        elif lines[index] != line:
+            edits.append((offset, offset + len(line), lines[index]))
+        offset += len(line) + 1
+    text.splice(edits)
+
+
+ZENN = re.compile(r"^(message|details)\b\s*(.*)$")
+
+
+def _zenn_open(kind: str, rest: str, colons: str) -> str:
+    if kind == "details":
+        return f"<details>\n<summary>{rest}</summary>\n"
+    return colons + (" {.callout-warning}" if rest == "alert" else " {.callout-note}")
 
 
 HUGO_CALLOUT = re.compile(

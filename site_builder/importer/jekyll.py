@@ -16,7 +16,7 @@ import html
 import re
 from re import Match
 
-from site_builder.importer import markup
+from site_builder.importer import divs, markup
 from site_builder.importer.assets import untemplate
 from site_builder.importer.common import PostContext, comment_out
 from site_builder.importer.html import (
@@ -121,6 +121,7 @@ def convert(text: Text, ctx: PostContext) -> None:
 
     text.sub(TWITTER, tweet)
     markup.drop_ials(text, ctx.notes)
+    divs.unwrap_unknown_divs(text, ctx.notes)
 
 
 def _fence(lang: str, code: str, indent: str = "") -> str:
