@@ -155,6 +155,7 @@ def convert_post(
     common.rewrite_references(text, ctx)
     common.hide_leftovers(text, ctx)
     text.unmask()
+    common.label_underscores(text)
     common.check_citations(text, ctx)
     common.escape_bare_at(text, ctx)
     common.check_crossrefs(text, ctx)

@@ -177,6 +177,22 @@ def check_crossrefs(text: Text, ctx: PostContext) -> None:
     text.sub(CROSSREF, reference)
 
 
+LABEL = re.compile(r"\\label\s*\{([^{}]*_[^{}]*)\}")
+
+
+def label_underscores(text: Text) -> None:
+    """``\\label{eq:chain_rule}``: this site's math engine reads ``_`` in a label as a
+    subscript; the label and every reference to it take ``-`` instead."""
+    for label in set(LABEL.findall(text.text)):
+        new = label.replace("_", "-")
+        pattern = re.compile(r"\\(label|ref|eqref)\s*\{" + re.escape(label) + r"\}")
+
+        def relabel(match: Match[str], _line: int, new: str = new) -> str:
+            return f"\\{match.group(1)}{{{new}}}"
+
+        text.sub(pattern, relabel)
+
+
 TEXT_REF = re.compile(r"(?<![\\$])\\(eqref|ref)\{([^{}]+)\}")
 
 

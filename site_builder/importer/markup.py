@@ -67,7 +67,48 @@ def tidy_formula(tex: str) -> str:
     """What MathJax tolerated and LaTeX means the same by: ``\\require{ext}`` loaded a MathJax
     extension (nothing to load here); a backslash ending a line is a control space."""
     tex = REQUIRE.sub("", tex)
+    tex = _escaped_subscripts(tex)
     return CONTROL_SPACE.sub(lambda m: m.group(1) + "\\ \n", tex)
+
+
+_TEXT_GROUPS = frozenset(
+    {"text", "textrm", "texttt", "textit", "textbf", "textsf", "mbox", "mathrm", "mathtt"}
+    | {"operatorname", "mathit", "mathsf", "label", "tag"}
+)
+
+
+def _escaped_subscripts(tex: str) -> str:
+    """``\\underbrace{x}\\_{p}``: a subscript escaped for Markdown that the Markdown did not
+    unescape (kramdown keeps ``$$`` verbatim). In text (``\\text{a\\_b}``) it is an
+    underscore and stays."""
+    if "\\_" not in tex:
+        return tex
+    out: list[str] = []
+    groups: list[str] = []  # the command that opened each brace group
+    i = 0
+    while i < len(tex):
+        char = tex[i]
+        if char == "\\":
+            command = re.match(r"\\([A-Za-z]+|.)", tex[i:])
+            name = command.group(1) if command else ""
+            if name == "_" and not _TEXT_GROUPS & set(groups):
+                out.append("_")
+                i += 2
+                continue
+            out.append(command.group(0) if command else char)
+            i += len(command.group(0)) if command else 1
+            if tex[i : i + 1] == "{":
+                groups.append(name)
+                out.append("{")
+                i += 1
+            continue
+        if char == "{":
+            groups.append("")
+        elif char == "}" and groups:
+            groups.pop()
+        out.append(char)
+        i += 1
+    return "".join(out)
 
 
 def _inline(match: Match[str]) -> str:
