@@ -113,8 +113,11 @@ def convert_post(
     notes = PostNotes(shown)
     try:
         raw = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return Converted("", "", {}, notes, skipped=f"cannot read it ({exc})")
+    except UnicodeDecodeError as exc:
+        why = f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})"
+        return Converted("", "", {}, notes, skipped=why)
+    except OSError as exc:
+        return Converted("", "", {}, notes, skipped=f"cannot read it: {exc.strerror or exc}")
     source = frontmatter.split(raw, notes)
     slug, name_date = frontmatter.slug_and_date(path, source.meta)
     title = slug.replace("-", " ").capitalize()
@@ -177,8 +180,13 @@ def import_posts(source: Path, into: Path, fmt: str | None = None) -> ImportRepo
     """Import every post under ``source`` into ``into`` (e.g. ``content/posts``)."""
     if not source.exists():
         raise BuildError(source, None, "no such file or folder to import from")
-    fmt = fmt or detect(source)
-    files, roots = find_posts(source, fmt)
+    if into.exists() and not into.is_dir():
+        raise BuildError(into, None, "is a file: import needs a folder to write posts into")
+    try:
+        fmt = fmt or detect(source)
+        files, roots = find_posts(source, fmt)
+    except OSError as exc:
+        raise BuildError(source, None, f"cannot read the posts: {exc.strerror or exc}") from exc
     if not files:
         raise BuildError(source, None, f"no {fmt} posts found")
     report = ImportReport(fmt)
@@ -190,7 +198,11 @@ def import_posts(source: Path, into: Path, fmt: str | None = None) -> ImportRepo
         shown = path.relative_to(base.parent) if base.parent in path.parents else path
         roots_here = [r for r in roots if r.is_dir()]
         post = convert_post(path, shown, fmt, roots_here, passthrough, spellings)
-        report.posts.append(_write(post, path, into, taken))
+        try:
+            report.posts.append(_write(post, path, into, taken))
+        except OSError as exc:
+            why = f"cannot write it into {into}: {exc.strerror or exc}"
+            report.posts.append(Imported(path, None, tuple(post.notes.notes), skipped=why))
     return report
 
 

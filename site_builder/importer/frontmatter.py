@@ -56,7 +56,10 @@ def split(text: str, notes: PostNotes) -> Source:
     try:
         meta = tomllib.loads(raw) if fence == "+++" else yaml.safe_load(raw)
     except (yaml.YAMLError, tomllib.TOMLDecodeError) as exc:
-        notes.add(2, f"front matter does not parse ({str(exc).splitlines()[0]}); it was ignored")
+        mark = getattr(exc, "problem_mark", None)
+        line = 2 + (mark.line if mark is not None else 0)
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        notes.add(line, f"front matter does not parse ({problem}); it was ignored")
         meta = {}
     if not isinstance(meta, dict):
         meta = {}
