@@ -152,7 +152,9 @@ def test_check_warns_about_leftovers_with_page_and_source_line(
         'A figure: {% include figure.liquid path="x.png" %}\n\n'
         'A shortcode {{< youtube abc >}} and a cite <d-cite key="a"></d-cite>.\n\n'
         "\\begin{equation} x \\end{equation}\n\n"
-        "A stray $ $x$ and code `{% not this %}`.\n"
+        "A stray $ $x$ and code `{% not this %}`.\n\n"
+        "<p>Raw $\\mathbf{x}_1$ here, $5 and $10 there.</p>\n\n"
+        "::: {.my-box}\nBoxed.\n:::\n"
     )
     status = main(["-C", str(site), "check", "-q"])
     err = capsys.readouterr().err
@@ -163,12 +165,14 @@ def test_check_warns_about_leftovers_with_page_and_source_line(
         (8, "unknown custom element left over: <d-cite>"),
         (10, "raw LaTeX left over"),
         (12, "a visible $ next to math left over"),
+        (14, "formula shown as text left over: $\\mathbf{x}_1$"),
+        (16, "Pandoc ::: fence left over"),
     ):
         assert any(
             w.startswith(f"content/posts/pasted.md:{line}: warning: {kind}") and page in w
             for w in err.splitlines()
         ), (line, kind, err)
-    assert "{% not this %}" not in err
+    assert "{% not this %}" not in err and "$5" not in err
     assert status == 0  # warnings; --strict makes them fail
     assert main(["-C", str(site), "check", "-q", "--strict", "--no-build"]) == 1
 
