@@ -49,7 +49,7 @@ VISIBLE = (
     (re.compile(r"<d-[a-z]+|</d-[a-z]+>"), "Distill element as text"),
     (re.compile(r"\\(?:begin|end)\{[A-Za-z*]+\}"), "raw \\begin"),
     (re.compile(r"\\\(|\\\)|\\\[|\\\]"), "raw \\( or \\["),
-    (re.compile(r"\$\$|\$(?![\d\s.,])"), "visible $"),
+    (re.compile(r"\$\$|\$(?![\d\s.,)/\]])"), "visible $"),  # "Cost ($/query)" is a price
     (re.compile(r"\{:\s*[.#\w]"), "kramdown IAL"),
     (re.compile(r"(?m)^\s*:::"), "Pandoc ::: fence"),
     (re.compile(r"\[-?@[\w:-]+"), "unresolved citation"),

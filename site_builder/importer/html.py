@@ -164,6 +164,10 @@ def caption_text(raw: str) -> str:
 _PARAGRAPH = re.compile(r"(?is)^([ \t]*)<p(?:\s[^>]*)?>((?:(?!<p[\s>]).)*?)</p\s*>[ \t]*$", re.M)
 _DETAILS_BODY = re.compile(r"(?is)(</summary\s*>)(.*?)(</details\s*>)")
 _PLACEHOLDER = re.compile("\x00\\d+\x00")
+# A table cell or list item in raw HTML: its content, set off by blank lines, is Markdown.
+_CELL = re.compile(
+    r"(?ims)^([ \t]*)(<(td|th|li|dd|dt)\b[^>]*>)((?:(?!<\3[\s>]|</\3\s*>).)*?)(</\3\s*>)"
+)
 
 
 def open_math_html(text: Text) -> None:
@@ -189,8 +193,16 @@ def open_math_html(text: Text) -> None:
         body = textwrap.dedent(match.group(2).strip("\n")).strip()
         return f"{match.group(1)}\n\n{body}\n\n{match.group(3)}"
 
+    def cell(match: re.Match[str], _line: int) -> str:
+        if not holds_math(match.group(4)):
+            return match.group(0)
+        body = textwrap.dedent(match.group(4).strip("\n")).strip()
+        # The closing tag at the margin: indented by four after a blank line, it is code.
+        return f"{match.group(1)}{match.group(2)}\n\n{body}\n\n{match.group(5)}"
+
     text.sub(_PARAGRAPH, paragraph)
     text.sub(_DETAILS_BODY, details)
+    text.sub(_CELL, cell)
 
 
 def captions_to_paragraphs(text: Text) -> None:

@@ -67,8 +67,20 @@ def tidy_formula(tex: str) -> str:
     """What MathJax tolerated and LaTeX means the same by: ``\\require{ext}`` loaded a MathJax
     extension (nothing to load here); a backslash ending a line is a control space."""
     tex = REQUIRE.sub("", tex)
+    tex = BBOX.sub(r"\\boxed{", tex)
+    tex = EQALIGN.sub(_eqalign, tex)
     tex = _escaped_subscripts(tex)
     return CONTROL_SPACE.sub(lambda m: m.group(1) + "\\ \n", tex)
+
+
+# MathJax's ``\\bbox[options]{x}`` and plain TeX's ``\\eqalign{a &= b \\cr ...}``.
+BBOX = re.compile(r"\\bbox\s*(?:\[[^\]]*\])?\s*\{")
+EQALIGN = re.compile(r"\\eqalign(?:no)?\s*\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")
+
+
+def _eqalign(match: Match[str]) -> str:
+    rows = re.sub(r"\\cr\b", r"\\\\", match.group(1)).strip()
+    return "\\begin{aligned}" + rows.removesuffix("\\\\").rstrip() + "\\end{aligned}"
 
 
 _TEXT_GROUPS = frozenset(
