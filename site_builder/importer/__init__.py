@@ -199,10 +199,10 @@ def import_posts(source: Path, into: Path, fmt: str | None = None) -> ImportRepo
         roots_here = [r for r in roots if r.is_dir()]
         post = convert_post(path, shown, fmt, roots_here, passthrough, spellings)
         try:
-            report.posts.append(_write(post, path, into, taken))
+            report.posts.append(_write(post, shown, into, taken))  # named as its notes are
         except OSError as exc:
             why = f"cannot write it into {into}: {exc.strerror or exc}"
-            report.posts.append(Imported(path, None, tuple(post.notes.notes), skipped=why))
+            report.posts.append(Imported(shown, None, tuple(post.notes.notes), skipped=why))
     return report
 
 
