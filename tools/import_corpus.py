@@ -268,7 +268,7 @@ def main() -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("gather", help="extract the corpus from the git mirrors into .corpus/")
     run = sub.add_parser("measure", help="import, build and scan every post of a set")
-    run.add_argument("--set", default="dev", choices=("dev", "heldout", "heldout2", "all"))
+    run.add_argument("--set", default="dev", choices=("dev", "heldout", "heldout2", "heldout3", "all"))
     run.add_argument("--only", help="one source by name")
     run.add_argument("-v", "--verbose", action="store_true", help="print each failure")
     run.add_argument("--json", type=Path, help="write every outcome here")
