@@ -78,7 +78,8 @@ MEASURE = """() => {
     return {...box(e), border: getComputedStyle(e).borderTopWidth,
             strike: strike && {...box(strike), image: getComputedStyle(strike).backgroundImage}};
   };
-  return {boxed: enclosed('box'), cancelled: enclosed('updiagonalstrike'), column, argmax: ink(displays[0]), equation: ink(displays[1]), numbers,
+  return {boxed: enclosed('box'), cancelled: enclosed('updiagonalstrike'),
+          column, argmax: ink(displays[0]), equation: ink(displays[1]), numbers,
           f: box(f), prime: box(prime), rule, target: !!document.getElementById('eq-energy')};
 }"""
 
