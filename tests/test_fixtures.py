@@ -6,8 +6,9 @@ lines means the document must fail with exactly those errors.
 
 Citation fixtures (files named ``citations*.md``) cite ``refs.bib`` beside them;
 ``*_author_year.md`` renders them in the author-year style. Image fixtures
-(``image*.md``) find their files in ``images/`` beside them. The References
-list, when there is one, follows the HTML.
+(``image*.md``) find their files in ``images/`` beside them. Every case sees this
+repository's widgets (``widgets/``). The References list, when there is one,
+follows the HTML.
 """
 
 from __future__ import annotations
@@ -20,8 +21,11 @@ from markdown_it.utils import read_fixture_file
 from site_builder.bibliography import parse
 from site_builder.errors import BuildErrors
 from site_builder.markdown import MarkdownContext, render
+from site_builder.widgets import discover, runners
 
 FIXTURES = Path(__file__).parent / "fixtures"
+ROOT = FIXTURES.parent.parent
+WIDGETS = runners(discover(ROOT), ROOT)
 CASES = [
     pytest.param(path.stem, text, expected, id=f"{path.stem}:{line}:{title}")
     for path in sorted(FIXTURES.glob("*.md"))
@@ -31,12 +35,12 @@ CASES = [
 
 def context(stem: str) -> MarkdownContext:
     if stem.startswith("image"):
-        return MarkdownContext("post.md", resource_dir=FIXTURES / "images")
+        return MarkdownContext("post.md", resource_dir=FIXTURES / "images", widgets=WIDGETS)
     if not stem.startswith("citations"):
-        return MarkdownContext("post.md")
+        return MarkdownContext("post.md", widgets=WIDGETS)
     bib = parse((FIXTURES / "refs.bib").read_text(encoding="utf-8"), "refs.bib")
     style = "author-year" if stem.endswith("_author_year") else "numeric"
-    return MarkdownContext("post.md", bibliography=bib, citation_style=style)
+    return MarkdownContext("post.md", bibliography=bib, citation_style=style, widgets=WIDGETS)
 
 
 def render_case(text: str, stem: str = "") -> str:
