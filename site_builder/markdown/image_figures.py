@@ -145,6 +145,10 @@ def _figure_tokens(image: Token, inline: Token, sub: bool) -> list[Token]:
     if ident:
         del image.attrs["id"]
     classes = str(image.attrs.pop("class", "")).split()
+    if "inline" in classes:  # ``{.inline}``: the SVG itself, not an <img> (see ``svg``)
+        classes.remove("inline")
+        image.meta["inline"] = True
+    image.meta["figure_id"] = ident
     image.children = []
     meta: dict[str, Any] = {"id": ident, "sub": sub, "classes": classes}
     level = inline.level - 1
