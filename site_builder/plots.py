@@ -21,6 +21,7 @@ from __future__ import annotations
 import inspect
 import io
 import json
+import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -121,13 +122,15 @@ def _svg(make: Callable[..., Any], kwargs: dict[str, Any]) -> bytes:
         buffer = io.BytesIO()
         figure.savefig(buffer, format="svg", metadata=METADATA)
         plt.close(figure)
-    return buffer.getvalue()
+    # What is left of the RDF block (type and format) says nothing a reader needs.
+    return _METADATA_BLOCK.sub(b"", buffer.getvalue(), count=1)
+
+
+_METADATA_BLOCK = re.compile(rb"\s*<metadata>.*?</metadata>", re.DOTALL)
 
 
 def svg_size(svg: bytes) -> tuple[int, int] | None:
     """CSS pixels from the root's ``width``/``height`` (Matplotlib writes points)."""
-    import re
-
     head = svg[: svg.find(b">", svg.find(b"<svg")) + 1]
     sizes = []
     for name in (b"width", b"height"):

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 FOLDER = "widgets"
 PARTS = ("widget.py", "widget.js", "fallback.html")
 LOADER = "static/js/widgets.js"  # the package's loader (site_builder/widgets.js), once per site
-_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _IGNORED = ("__pycache__", ".")
 
 
@@ -79,7 +79,7 @@ def discover(root: Path) -> tuple[WidgetSpec, ...]:
         if not folder.is_dir() or folder.name.startswith(_IGNORED):
             continue
         rel = folder.relative_to(root)
-        if not _NAME.fullmatch(folder.name):
+        if not NAME.fullmatch(folder.name):
             message = "a widget's name is lower-case letters, digits and hyphens"
             raise BuildError(rel, None, f"{message}, e.g. widgets/loss-slider")
         missing = [part for part in PARTS if not (folder / part).is_file()]

@@ -54,9 +54,9 @@ def image_figures_plugin(md: MarkdownIt) -> None:
 
 
 def is_group(token: Token) -> bool:
-    """A ``::: {#fig-x}`` block without a widget: a figure made of the images inside it."""
+    """A ``::: {#fig-x}`` block without a widget or a plot: a figure made of its images."""
     parsed = parse_attributes(token.info)
-    return parsed is not None and "widget" not in parsed[2]
+    return parsed is not None and "widget" not in parsed[2] and "plot" not in parsed[2]
 
 
 # --- core rule: lift captions out of images ------------------------------------------------
