@@ -1,4 +1,4 @@
-"""Interactive figures: a ``:::`` container with a widget, numbered, and ``@fig-`` references.
+"""Figures made by code: a ``:::`` container with a widget or a plot, numbered, and ``@fig-``.
 
 Quarto's syntax, so posts move between tools::
 
@@ -6,12 +6,19 @@ Quarto's syntax, so posts move between tools::
     Caption text, with *Markdown* and $\\tau$.
     :::
 
+    ::: {#fig-loss plot="plots.py:loss_curve" steps=50}
+    Caption.
+    :::
+
 The body is the caption. Figures are numbered in document order ("Figure 1")
 through ``crossrefs``, which also turns ``@fig-temperature`` anywhere in the
 text into a link reading "Figure 1" (the same mechanism as equations and
-tables). The widget renders its no-JavaScript fallback into the page at
-build time and may emit data files beside the page (``env["files"]``); the
-page's script enhances the fallback.
+tables). The code behind a figure belongs to the site (``widgets/<name>/``) or
+the post (its folder's Python): this stage only calls what the context hands
+it (``MarkdownContext.widgets`` and ``.plot``) and turns a failure into an
+error at the author's line. A widget renders its no-JavaScript fallback into
+the page and its data beside it (``env["files"]``), and notes its script in
+``Rendered.assets``; a plot is an SVG beside the page.
 """
 
 from __future__ import annotations
