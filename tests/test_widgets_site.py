@@ -8,7 +8,6 @@ importing a neighbour) and an ``{.inline}`` SVG. Built with this repository's th
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -23,6 +22,7 @@ from site_builder.config import load_config
 from site_builder.errors import BuildErrors
 from tests.browser import ARTIFACTS, chromium, require_chromium, serve_directory
 from tests.conftest import ROOT, copy_site
+from tests.test_output_quality import site_with_theme
 
 SITE = ROOT / "tests" / "sites" / "widgets"
 WAVES = "posts/waves/"
@@ -30,10 +30,7 @@ PLOTS = "posts/plots/"
 
 
 def make_site(dest: Path) -> Path:
-    site = copy_site(dest, SITE)
-    for name in ("templates", "static"):
-        shutil.copytree(ROOT / name, site / name)
-    return site
+    return site_with_theme(dest, SITE)
 
 
 @pytest.fixture(scope="module")
