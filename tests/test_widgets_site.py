@@ -22,7 +22,7 @@ from site_builder.config import load_config
 from site_builder.errors import BuildErrors
 from tests.browser import ARTIFACTS, chromium, require_chromium, serve_directory
 from tests.conftest import ROOT, copy_site
-from tests.test_output_quality import site_with_theme
+from tests.test_output_quality import site_with_theme, validate
 
 SITE = ROOT / "tests" / "sites" / "widgets"
 WAVES = "posts/waves/"
@@ -68,6 +68,27 @@ def test_only_pages_with_widgets_load_scripts_and_styles(built: Path) -> None:
     for rel in (PLOTS, "posts/plain/"):
         assert "static/widgets/" not in page(built, rel) and "widgets.js" not in page(built, rel)
     assert "fonts.css" in waves and "fonts.css" not in page(built, "posts/plain/")
+
+
+def test_pages_are_valid_html(built: Path) -> None:
+    assert validate(built) == ""
+
+
+def test_the_no_op_check_sees_an_edited_widget(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = make_site(tmp_path / "site")
+    for _ in range(2):
+        assert main(["-C", str(site), "build"]) == 0
+    assert "Up to date" in capsys.readouterr().out
+    code = site / "widgets/sine-wave/widget.py"
+    code.write_text(
+        code.read_text().replace("round(math.sin(k * x), 4)", "round(math.sin(k * x), 3)")
+    )
+    assert main(["-C", str(site), "build"]) == 0
+    assert "Up to date" not in capsys.readouterr().out
+    (data,) = (site / "public" / WAVES).glob("*.json")
+    assert "0.195," in data.read_text() and "0.1951" not in data.read_text()
 
 
 def test_two_builds_are_byte_identical(tmp_path: Path) -> None:
