@@ -22,18 +22,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from site_builder import (
-    assets,
-    bibliography,
-    clock,
-    content,
-    feeds,
-    fonts,
-    pages,
-    postwork,
-    search,
-    widgets,
-)
+from site_builder import assets, bibliography, clock, content, feeds, fonts, pages, postwork, search
 from site_builder.cache import Cache, Manifest, code_version, hash_parts
 from site_builder.config import SiteConfig
 from site_builder.errors import BuildError, BuildErrors, BuildWarning, Location
@@ -41,6 +30,8 @@ from site_builder.markdown import Rendered
 from site_builder.model import Post, Site, build_site, make_post, sort_posts
 from site_builder.postwork import Neighbour, PostJob, PostSummary
 from site_builder.sitefiles import files_under
+from site_builder.widgets import fingerprints as widget_fingerprints
+from site_builder.widgets import write_assets as write_widget_assets
 from site_builder.workers import PARALLEL_THRESHOLD, Workers
 from site_builder.writer import Output, staged_output
 
@@ -90,12 +81,12 @@ def plan_jobs(
         named: bibliography.content_key(named, config.root)
         for named in sorted({source.bibliography for source in ordered}, key=str)
     }
-    fingerprints = {spec.name: spec.fingerprint for spec in config.widgets}
+    widget_keys = {spec.name: spec.fingerprint for spec in config.widgets}
     context = hash_parts(
         version,
         config_key,
         template,
-        widgets.fingerprints(config.widgets),
+        widget_fingerprints(config.widgets),
         *(f"{named}={key}" for named, key in bib_keys.items()),
         "\n".join(f"{s.path.as_posix()}\0{s.slug}\0{s.title}" for s in ordered),
     )
@@ -129,7 +120,7 @@ def plan_jobs(
                 bib_keys[source.bibliography],
                 repr(config.math_macros),
                 repr(source.math_macros),
-                *(f"{name}={fingerprints.get(name)}" for name in source.widgets),
+                *(f"{name}={widget_keys.get(name)}" for name in source.widgets),
             )
             page_key = hash_parts(
                 version,
@@ -522,7 +513,7 @@ class SiteOutputs:
             "".join(sorted(chars)),
             *(f"{rel}:{st.st_size}:{st.st_mtime_ns}" for rel, st in statics),
             f"{font}:{font.stat().st_mtime_ns}" if font else "no font",
-            widgets.fingerprints(self.config.widgets),
+            widget_fingerprints(self.config.widgets),
         )
         self._group("listings", listing, self._write_listings)
         self._group("feed", feed, self._write_feed)
@@ -592,5 +583,5 @@ class SiteOutputs:
 
     def _write_assets(self, chars: frozenset[str]) -> None:
         assets.write_assets(self.config.root, self.output, chars, self.cache, self.early_font)
-        widgets.write_assets(self.config.root, self.config.widgets, self.output)
+        write_widget_assets(self.config.root, self.config.widgets, self.output)
         self.output.write(".nojekyll", "")
