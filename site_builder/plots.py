@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from site_builder.widgets import author_frame, import_from
+from site_builder.widgets import author_frame, import_from, import_hint
 
 if TYPE_CHECKING:
     from site_builder.cache import Cache
@@ -101,7 +101,7 @@ def _make(folder: Path, root: Path, path: Path, function: str, params: dict[str,
         raise
     except Exception as exc:
         frame = author_frame(exc, folder, root)
-        message = f"{function}() raised {type(exc).__name__}: {exc}"
+        message = f"{function}() raised {type(exc).__name__}: {exc}{import_hint(exc, folder)}"
         raise FigureError(message, *(frame or (None, None))) from None
     return PlotOutput(light_svg, dark_svg, svg_size(light_svg))
 

@@ -186,7 +186,17 @@ def _reported(spec: WidgetSpec, root: Path, what: str) -> Iterator[None]:
         path, line = where if where else (spec.folder / "widget.py", None)
         if what == "fallback.html" and where is None:
             path, line = spec.folder / what, getattr(exc, "lineno", None)
-        raise FigureError(f"{what} raised {type(exc).__name__}: {exc}", path, line) from None
+        message = f"{what} raised {type(exc).__name__}: {exc}{import_hint(exc, root / spec.folder)}"
+        raise FigureError(message, path, line) from None
+
+
+def import_hint(exc: BaseException, folder: Path) -> str:
+    """``import helpers`` of a neighbour fails: the folder is a package, not on sys.path (so
+    two folders' ``helpers.py`` never meet). Say how to import it."""
+    name = getattr(exc, "name", None)
+    if isinstance(exc, ModuleNotFoundError) and name and (folder / f"{name}.py").is_file():
+        return f" (import a neighbour relatively: from .{name} import ...)"
+    return ""
 
 
 def author_frame(exc: BaseException, folder: Path, root: Path) -> tuple[Path, int | None] | None:

@@ -235,6 +235,20 @@ def test_a_failing_plot_names_its_line_the_function_and_the_post(tmp_path: Path)
     )
 
 
+def test_an_absolute_import_of_a_neighbour_gets_a_hint(tmp_path: Path) -> None:
+    site = make_site(tmp_path / "site")
+    code = site / "content/posts/plots/plots.py"
+    code.write_text(code.read_text().replace("from .schedule import", "from schedule import"))
+    with pytest.raises(BuildErrors) as caught:
+        build(load_config(site), site / "public", use_cache=False)
+    messages = {str(e) for e in caught.value.errors}
+    assert (
+        'content/posts/plots/plots.py:5: plot "plots.py:learning_rate" (figure #fig-lr) in '
+        "content/posts/plots/index.md:12: learning_rate() raised ModuleNotFoundError: No module "
+        "named 'schedule' (import a neighbour relatively: from .schedule import ...)"
+    ) in messages
+
+
 def test_plots_without_matplotlib_say_how_to_install_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
