@@ -190,7 +190,8 @@ def _prepare_group(
         t.type == "image_figure_open" and t.level == token.level + 1 for t in tokens[idx:close]
     )
     if not panels:
-        message = f'figure #{ident} holds no images: add some, or a widget="..." (known: {known})'
+        hint = f" (known: {known})" if known else ""
+        message = f'figure #{ident} holds no images: add some, or a widget="..."{hint}'
         report(env, token, message)
         return
     if not token.meta.get("caption"):
