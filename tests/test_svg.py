@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from site_builder.markdown.svg import SVG, XLINK, inline_svg
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "300"))
-TAGS = ["g", "path", "rect", "text", "a", "use", "script", "foreignObject", "style", "marker"]
+TAGS = ["g", "path", "rect", "text", "a", "use", "image", "script", "foreignObject", "style"]
 ATTRS = ["id", "onload", "OnClick", "onmouseover", "href", "fill", "marker-end", "class"]
 VALUES = [
     "a",
@@ -66,6 +66,7 @@ def test_nothing_live_survives(children: list[str]) -> None:
             if name.rsplit("}", 1)[-1] == "href":
                 assert not re.match(r"(?i)\s*(javascript|data|vbscript):", value), html
                 assert not value.startswith("#") or value[1:] not in ids, html
+                assert local == "a" or not re.match(r"(?i)\s*(https?:|//)", value), html
             if name == "id":
                 assert value.startswith("fig-x-"), html
             elif not name.endswith("href"):  # an href is a link, never a url()

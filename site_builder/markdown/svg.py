@@ -5,7 +5,9 @@ drawn in ``currentColor`` follows the page into dark mode, which an ``<img>``
 cannot do. The file becomes part of the page, so it is cleaned first:
 
 * no ``<script>``, ``<foreignObject>`` or embedded documents, no ``on...``
-  event attributes, no link that is not a fragment or a web address;
+  event attributes, no link that is not a fragment or a web address, and
+  nothing but a link pointing off the site (an ``<image>`` or ``<use>`` of a
+  remote file would be a request to another host);
 * no DOCTYPE (entities are how an XML file grows to gigabytes) and nothing
   but a single ``<svg>`` root;
 * every ``id`` gets the figure's id as a prefix, and every reference to one
@@ -27,6 +29,7 @@ _HREFS = ("href", f"{{{XLINK}}}href")
 _ID_LISTS = ("aria-labelledby", "aria-describedby")
 _URL_REF = re.compile(r"url\(\s*(['\"]?)#([^'\")\s]+)\1\s*\)")
 _SAFE_LINK = re.compile(r"^(?:#|https?:|mailto:|[^:]*$)", re.IGNORECASE)
+_LOCAL_REF = re.compile(r"^(?:#|(?!//)[^:]*$)")  # a fragment or a file beside the page
 _RULE = re.compile(r"([^{}@]+)\{([^{}]*)\}")
 
 ET.register_namespace("", SVG)
@@ -69,7 +72,8 @@ def _clean(element: ET.Element, prefix: str, ids: set[str]) -> None:
         if local.startswith("on"):
             del element.attrib[name]
         elif name in _HREFS:
-            if not _SAFE_LINK.match(value.strip()):
+            link = _local(element.tag) == "a"  # only a link may leave the page; an <image> not
+            if not (_SAFE_LINK if link else _LOCAL_REF).match(value.strip()):
                 del element.attrib[name]
             elif value.startswith("#") and value[1:] in ids:
                 element.set(name, f"#{prefix}-{value[1:]}")
