@@ -249,6 +249,19 @@ def test_an_absolute_import_of_a_neighbour_gets_a_hint(tmp_path: Path) -> None:
     ) in messages
 
 
+def test_two_plots_writing_one_file_is_an_error(tmp_path: Path) -> None:
+    site = make_site(tmp_path / "site")
+    post = site / "content/posts/plots/index.md"
+    post.write_text(
+        post.read_text() + '\n::: {#fig-loss-dark plot="plots.py:learning_rate"}\nX.\n:::\n'
+    )
+    with pytest.raises(BuildErrors) as caught:
+        build(load_config(site), site / "public")
+    assert [e.message for e in caught.value.errors] == [
+        "figure #fig-loss-dark would write fig-loss-dark.svg, which another figure writes"
+    ]
+
+
 def test_plots_without_matplotlib_say_how_to_install_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -154,9 +154,10 @@ def _prepare_plot(
         report_code_error(env, token, f'plot "{spec}" (figure #{ident})', exc)
         return
     files = env.setdefault("files", {})
-    files[f"{ident}.svg"] = plot.light
-    if plot.dark is not None:
-        files[f"{ident}-dark.svg"] = plot.dark
+    made = {f"{ident}.svg": plot.light, **({f"{ident}-dark.svg": plot.dark} if plot.dark else {})}
+    for name in made.keys() & files.keys():  # #fig-a's dark variant and #fig-a-dark
+        report(env, token, f"figure #{ident} would write {name}, which another figure writes")
+    files.update(made)
     css = " ".join(dict.fromkeys(["figure", "plot-figure", *classes]))
     meta = {"id": ident, "number": number, "class": css, "plot": plot, "alt": attrs.get("fig-alt")}
     token.meta = meta
