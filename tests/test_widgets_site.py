@@ -183,6 +183,29 @@ def test_new_widget_scaffolds_one_that_builds(tmp_path: Path) -> None:
     assert main(["-C", str(site), "new", "--widget", "Bad_Name"]) == 1
 
 
+def test_serve_rebuilds_when_a_widget_changes(tmp_path: Path) -> None:
+    from tests.test_serve import Server, free_port, wait_for
+
+    site = make_site(tmp_path / "site")
+    port = free_port()
+    command = [sys.executable, "-m", "site_builder", "-C", str(site), "serve", "--port", str(port)]
+    process = subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True
+    )
+    server = Server(process, f"http://127.0.0.1:{port}", site)
+    try:
+        wait_for(lambda: server.get("/" + WAVES)[0] == 200, "the first build to be served")
+        name = next(p.name for p in (site / ".cache/serve" / WAVES).glob("*.json"))
+        assert "0.1951" in server.get(f"/{WAVES}{name}")[1]
+        code = site / "widgets/sine-wave/widget.py"
+        code.write_text(code.read_text().replace("math.sin(k * x), 4)", "math.sin(k * x), 2)"))
+        wait_for(lambda: "0.1951" not in server.get(f"/{WAVES}{name}")[1], "the widget's new data")
+        assert "0.2," in server.get(f"/{WAVES}{name}")[1]
+    finally:
+        process.kill()
+        process.wait(timeout=10)
+
+
 # --- plots from Python ----------------------------------------------------------------------
 
 
