@@ -20,6 +20,7 @@ from site_builder.build import build
 from site_builder.cli import main
 from site_builder.config import load_config
 from site_builder.errors import BuildErrors
+from site_builder.markdown import FigureError
 from tests.browser import ARTIFACTS, chromium, require_chromium, serve_directory
 from tests.conftest import ROOT, copy_site
 from tests.test_output_quality import site_with_theme, validate
@@ -270,6 +271,21 @@ def test_an_absolute_import_of_a_neighbour_gets_a_hint(tmp_path: Path) -> None:
         "content/posts/plots/index.md:12: learning_rate() raised ModuleNotFoundError: No module "
         "named 'schedule' (import a neighbour relatively: from .schedule import ...)"
     ) in messages
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("plots.py", 'plot="plots.py" must name a file and a function: plot="plots.py:loss"'),
+        ("nope.py:f", "nope.py not found in plots/ (plots live beside index.md)"),
+        ("../x.py:f", "../x.py not found in plots/ (plots live beside index.md)"),
+    ],
+)
+def test_a_plot_names_a_file_beside_the_post_and_a_function(spec: str, message: str) -> None:
+    folder = SITE / "content/posts/plots"
+    with pytest.raises(FigureError) as caught:
+        plots.run(folder, SITE, spec, {})
+    assert caught.value.message == message
 
 
 def test_two_plots_writing_one_file_is_an_error(tmp_path: Path) -> None:
