@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from site_builder import assets, clock, content, feeds, pages, search
+from site_builder import assets, clock, content, feeds, pages, search, widgets
 from site_builder.config import SiteConfig
 from site_builder.content import LoadedContent, SourcePost
 from site_builder.errors import BuildError, BuildErrors, BuildWarning
@@ -157,6 +157,7 @@ class _Writer:
     def assets(self) -> None:
         config = self.site.config
         chars = self.last.math_chars()
+        widgets.write_assets(config.root, config.widgets, self.output)
         assets.write_assets(
             config.root, self.output, self.routes.static, chars, self.last.font_subset()
         )

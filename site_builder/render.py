@@ -5,10 +5,10 @@ which posts need them, runs them on workers and keeps their results.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from site_builder import bibliography, pages
+from site_builder import bibliography, pages, plots, widgets
 from site_builder.config import SiteConfig
 from site_builder.content import SourcePost
 from site_builder.errors import BuildError
@@ -19,12 +19,27 @@ from site_builder.routes import PostRoute
 if TYPE_CHECKING:
     import jinja2
 
+    from site_builder.markdown import PlotOutput, WidgetOutput
+
+# The widgets by name, and the post's plot maker (None: a post without a folder).
+Runners = tuple[
+    dict[str, Callable[[Mapping[str, str]], "WidgetOutput"]],
+    Callable[[str, Mapping[str, str]], "PlotOutput"] | None,
+]
+
 
 def render_markdown(
-    source: SourcePost, config: SiteConfig, memo: dict[tuple[str, ...], str] | None = None
+    source: SourcePost,
+    config: SiteConfig,
+    memo: dict[tuple[str, ...], str] | None = None,
+    runners: Runners | None = None,
 ) -> Rendered:
     """The post's body as a :class:`Rendered` record. ``memo`` holds the fragments of an
-    earlier render of the same post (an edit converts only the formulas that changed)."""
+    earlier render of the same post (an edit converts only the formulas that changed);
+    ``runners`` run the site's widgets and the post's plots (by default uncached: the
+    incremental layer passes ones that keep their results)."""
+    if runners is None:
+        runners = widgets.runners(config.widgets, config.root), plots.runner(source, config.root)
     from site_builder.markdown import render  # imports the Markdown libraries on first use
 
     ctx = MarkdownContext(
@@ -36,6 +51,8 @@ def render_markdown(
         bibliography=load_bibliography(source, config),
         citation_style=config.citation_style,
         macros=tuple({**dict(config.math_macros), **dict(source.math_macros)}.items()),
+        widgets=runners[0],
+        plot=runners[1],
     )
     return render(source.body, ctx)
 

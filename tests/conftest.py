@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def copy_site(dest: Path, source: Path = ROOT) -> Path:
     """Copy a site's inputs (not its output or tooling) to ``dest``."""
     dest.mkdir(parents=True, exist_ok=True)
-    for name in ("site.yaml", "content", "templates", "static"):
+    for name in ("site.yaml", "content", "templates", "static", "widgets"):
         src = source / name
         if src.is_dir():
             shutil.copytree(src, dest / name)

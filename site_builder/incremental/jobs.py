@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from site_builder import content, fonts, render
+from site_builder import content, fonts, plots, render, widgets
 from site_builder.config import SiteConfig
 from site_builder.errors import BuildError, BuildErrors
 from site_builder.incremental.cache import Cache, dump_entry
@@ -102,7 +102,12 @@ def cached_render(job: PostJob, config: SiteConfig, cache: Cache) -> tuple[Rende
     last = cache.state.get_render(job.last_render_key) if job.last_render_key else None
     memo = last.fragments if isinstance(last, Rendered) else None
     source = content.reload(job.route.source, config)
-    return render.render_markdown(source, config, memo if isinstance(memo, dict) else None), True
+    runners = (
+        widgets.runners(config.widgets, config.root, cache),
+        plots.runner(source, config.root, cache),
+    )
+    memo = memo if isinstance(memo, dict) else None
+    return render.render_markdown(source, config, memo, runners), True
 
 
 def run_chunk(jobs: list[PostJob], stage_root: Path) -> list[PostResult]:

@@ -5,7 +5,7 @@ the site model of every post to find nothing changed, most of a no-op's time.
 After a successful build the CLI saves a row in the state store
 (``.cache/state.db``): the size and modification time of every input
 the build could have read (``site.yaml`` and every file under ``content/``,
-``templates/``, ``static/`` and ``fonts/``, including the font shipped with the
+``templates/``, ``static/``, ``fonts/`` and ``widgets/``, including the font shipped with the
 package, and the package's own source), the options that shape the output, and when the
 next scheduled post falls due. The size and modification time of every file
 written are the store's ``output`` table, the same rows page reuse reads. The
@@ -30,7 +30,7 @@ from pathlib import Path
 from site_builder.clock import reference_seconds
 from site_builder.incremental.keys import PACKAGE, code_stamp
 
-WATCHED = ("content", "templates", "static", "fonts")
+WATCHED = ("content", "templates", "static", "fonts", "widgets")
 STAGING_PREFIX = ".staging-"  # writer.STAGING_PREFIX: an interrupted build leaves these
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from site_builder import bibliography, feeds, fonts, pages
+from site_builder import bibliography, feeds, fonts, pages, widgets
 from site_builder.config import SiteConfig
 from site_builder.content import SourcePost
 from site_builder.incremental.cache import Cache
@@ -40,10 +40,12 @@ def plan_jobs(
     # Most posts share one .bib (or none): hash each once.
     named = {route.source.bibliography for route in routes.posts}
     bib_keys = {name: bibliography_key(name, config.root) for name in sorted(named, key=str)}
+    widget_keys = {spec.name: spec.fingerprint for spec in config.widgets}
     context = hash_parts(
         version,
         config.key,
         template,
+        widgets.fingerprints(config.widgets),
         *(f"{name}={key}" for name, key in bib_keys.items()),
         "\n".join(
             f"{r.source.path.as_posix()}\0{r.source.slug}\0{r.source.title}" for r in routes.posts
@@ -77,6 +79,7 @@ def plan_jobs(
                 bib_keys[source.bibliography],
                 repr(config.math_macros),
                 repr(source.math_macros),
+                *(f"{name}={widget_keys.get(name)}" for name in source.widgets),
             )
             page_key = hash_parts(
                 version,
@@ -127,6 +130,7 @@ def group_keys(
             "".join(sorted(math_chars)),
             *(f"{rel}:{st.st_size}:{st.st_mtime_ns}" for rel, st in stats),
             f"{font}:{font.stat().st_mtime_ns}" if font else "no font",
+            widgets.fingerprints(config.widgets),
         ),
     }
 
@@ -155,12 +159,13 @@ def bibliography_key(named: Path | None, root: Path) -> str:
         return f"missing {path.as_posix()}"
 
 
-_SIZED = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".svg"})
+# Images (the page carries their width and height) and Python (a plot's source).
+_SIZED = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".svg", ".py"})
 
 
 def _bundle_stamp(rel: str, file: Path) -> str:
-    """A bundle file's name, and for an image its size and time: the page carries the image's
-    width and height, so a replaced image must re-render the post."""
+    """A bundle file's name, and for an image or a plot's Python its size and time: a
+    replaced image or an edited plot must re-render the post."""
     if file.suffix.lower() not in _SIZED:
         return rel
     stat = file.stat()

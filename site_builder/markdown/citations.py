@@ -31,7 +31,7 @@ from markdown_it.utils import OptionsDict
 
 from site_builder.bibliography import Entry
 from site_builder.markdown.crossrefs import is_crossref, text_token
-from site_builder.markdown.state import extension_state, inline_lines, report
+from site_builder.markdown.state import extension_state, inline_lines, needs, report
 
 # Pandoc's citation keys: a letter, digit or _ first, then internal punctuation.
 _KEY = r"[\w][\w:.#$%&+?<>~/-]*?"
@@ -129,8 +129,11 @@ def _resolve(state: StateCore) -> None:
             children.append(child)
         token.children = children
     if order and bibliography is not None:
+        entries = [bibliography[k] for k in order]
         cited = extension_state(env, "citations", CitationState)
-        cited.references_html = _references([bibliography[k] for k in order], ctx.citation_style)
+        cited.references_html = _references(entries, ctx.citation_style)
+        if any("<math" in entry.html for entry in entries):  # a title's $...$ (bibliography)
+            needs(env, "math")
 
 
 def _cite(
