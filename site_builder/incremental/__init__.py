@@ -1,4 +1,4 @@
-"""Saving work between builds, behind one boundary: no stage module imports this package.
+"""Saving work between builds, behind one boundary: no step of the pipeline takes a cache.
 
 ``build()`` talks to it through one object, :class:`session.Session`; the CLI asks
 ``noop`` whether a build can be skipped altogether. Everything here must leave
