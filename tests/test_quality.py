@@ -86,7 +86,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         check=True,
         capture_output=True,
     )
-    with serve_directory(source / "public", port=port) as url:
+    with serve_directory(source / "public", port=port, gzip_text=True) as url:
         assert url == base
         yield Site(source / "public", url)
 
