@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from fontTools.ttLib import TTFont
 
+from site_builder.build import build
+from site_builder.config import load_config
+from tests.browser import chromium, require_chromium, serve_directory
 from tests.conftest import ROOT
+from tests.test_errors import make_site
 from tools import make_text_fonts
 
 FONTS = ROOT / "static" / "fonts"
@@ -52,3 +57,26 @@ def test_css_unicode_range_matches_the_subsets() -> None:
         assert f"unicode-range: {make_text_fonts.PARTS[file.group(1) or '']};" in face
         assert "font-display: swap" in face
     assert (FONTS / "GUST-FONT-LICENSE.txt").is_file()
+
+
+@pytest.mark.browser
+def test_a_page_with_accented_letters_fetches_the_latin_part(tmp_path: Path) -> None:
+    """A post in English fetches one file per style; "Poincaré" adds the -latin part, so an
+    accented letter is set in Pagella, not in a fallback face."""
+    require_chromium()
+    site = make_site(tmp_path)
+    post = site / "content" / "posts" / "good.md"
+    post.write_text(post.read_text() + "\nPoincaré and Łukasz.\n", encoding="utf-8")
+    build(load_config(site), site / "public")
+    with serve_directory(site / "public") as url, chromium() as context:
+        page = context.new_page()
+        fonts: list[str] = []
+        page.on("response", lambda r: fonts.append(r.url) if r.url.endswith(".woff2") else None)
+        page.goto(url + "posts/good/", wait_until="networkidle")
+        page.evaluate("document.fonts.ready")
+        assert any(u.endswith("/pagella-regular-latin.woff2") for u in fonts), fonts
+        # The letters are drawn from the fetched part, not from a fallback face.
+        assert page.evaluate("document.fonts.check('18px \"TeX Gyre Pagella\"', 'éŁ')")
+        seen = len(fonts)
+        page.goto(url, wait_until="networkidle")  # the index: English only
+        assert not [u for u in fonts[seen:] if u.endswith("-latin.woff2")]
