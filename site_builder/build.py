@@ -228,8 +228,8 @@ def build(
     ``now`` only decides which posts are due (future-dated ones wait unless
     ``config.drafts``); it defaults to :func:`clock.reference_time`. ``expect_renders``
     is a hint (the CLI knows some post changed): a worker may start before anything is read.
-    ``refresh_search`` False keeps the last build's search index (the dev server: indexing
-    a whole site on every edit would cost it a second per thousand posts).
+    ``refresh_search`` False keeps the last build's search index (the dev server: even one
+    shard, up to 2,048 posts, would cost an edit up to seconds; see ``search``).
     """
     started = time.perf_counter()
     cache = Cache(config.root / ".cache", enabled=use_cache)
