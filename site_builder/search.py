@@ -26,8 +26,8 @@ removing a post changes one shard or two, not every one after it.
 
 The first shard is written to ``pagefind/`` with Pagefind's script and
 WebAssembly (the primary index the script loads); the others to
-``pagefind/<key>/``, named by their content, and ``pagefind/shards.json`` lists
-them all. Result URLs are site-relative (``posts/x/``); the search page passes
+``pagefind/<hash>/``, named by their first post, and ``pagefind/shards.json``
+lists them all. Result URLs are site-relative (``posts/x/``); the search page passes
 the base path to Pagefind, so the index is the same under ``/`` and ``/blog/``.
 """
 
@@ -91,7 +91,7 @@ class Entry:
 class Shard:
     """Some posts indexed together into ``dir``; ``key`` changes when any of them does."""
 
-    dir: str  # "pagefind/" for the first shard, "pagefind/<key>/" for the others
+    dir: str  # "pagefind/" for the first shard, "pagefind/<hash of its first post>/" after
     key: str
     paths: tuple[str, ...]
 
@@ -109,11 +109,13 @@ def plan_shards(entries: Sequence[Entry], language: str) -> list[Shard]:
         groups[-1].append(entry)
     shards = []
     for number, group in enumerate(groups):
-        content = hash_parts(
-            _pagefind_version(), language, *(f"{e.path}\0{e.stamp}" for e in group)
+        # Named by the post it starts with: the same site gives the same folders on any
+        # machine (a stamp holds file times), and an edit leaves the folder where it was.
+        start = hashlib.sha256(group[0].path.encode("utf-8")).hexdigest()
+        directory = OUT if number == 0 else f"{OUT}{start[:16]}/"
+        key = hash_parts(
+            _pagefind_version(), language, directory, *(f"{e.path}\0{e.stamp}" for e in group)
         )
-        directory = OUT if number == 0 else f"{OUT}{content[:16]}/"
-        key = hash_parts(content, directory)
         shards.append(Shard(directory, key, tuple(e.path for e in group)))
     return shards
 

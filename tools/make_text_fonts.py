@@ -16,9 +16,10 @@ Extended-A, the spacing accents and general punctuation (dashes, curly quotes,
 ellipsis, ...), the euro, trade mark and the ↩ of footnote back-links, and split in
 two files (``PARTS``: the characters of English prose, and the rest). Everything
 else (Greek, arrows, math) falls back through CSS ``unicode-range``, which the
-``@font-face`` rules in ``static/css/site.css`` must repeat. Output is deterministic: the source fonts' own timestamps are
-kept (fontTools would otherwise stamp the current time), so running the script
-twice gives the same bytes.
+``@font-face`` rules in ``static/css/site.css`` must repeat. Output is
+deterministic: the source fonts' own timestamps are kept (fontTools would
+otherwise stamp the current time), so running the script twice gives the same
+bytes. Run on the committed WOFF2 files as ``--source`` it gives them again.
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ UNICODE_RANGE = (
     "U+0020-007E, U+00A0-017F, U+02C6, U+02DA, U+02DC, U+2000-206F, U+20AC, U+2122, U+21A9"
 )
 # Each style in two files, as Google Fonts serves a face: what English prose and the site's
-# own labels use (ASCII, the commonest punctuation, "·", "©", "×", "↩") in the file every
+# own labels use (ASCII, the commonest punctuation, the middle dot, copyright and times
+# signs, the back-link arrow) in the file every
 # page preloads, about half the size of the whole range; the rest of UNICODE_RANGE (accented
 # letters, rarer punctuation) in a "-latin" file that a browser fetches only for a page
 # holding one of those characters. Keep equal to the @font-face rules in site.css.
