@@ -229,7 +229,7 @@ def build(
     ``config.drafts``); it defaults to :func:`clock.reference_time`. ``expect_renders``
     is a hint (the CLI knows some post changed): a worker may start before anything is read.
     ``refresh_search`` False keeps the last build's search index (the dev server: even one
-    shard, up to 2,048 posts, would cost an edit up to seconds; see ``search``).
+    shard, a few hundred posts, would cost an edit a second or more; see ``search``).
     """
     started = time.perf_counter()
     cache = Cache(config.root / ".cache", enabled=use_cache)

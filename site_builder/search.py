@@ -20,7 +20,7 @@ matches, so a merged list is near one index's order but not the same, which is
 why shards stay large (see ``MIN_SHARD``) and a site of fewer posts has exactly
 one index. A post's shard is decided by the posts around it, never by its
 position in the whole list: a boundary falls before a post whose path hashes to
-a multiple of ``MIN_SHARD`` once the shard holds ``MIN_SHARD`` posts
+a multiple of ``_CUT`` once the shard holds ``MIN_SHARD`` posts
 (content-defined chunking, as rsync and backup tools cut files), so adding or
 removing a post changes one shard or two, not every one after it.
 
@@ -52,12 +52,14 @@ from site_builder.errors import BuildError
 OUT = "pagefind/"
 LISTING = OUT + "shards.json"
 # A shard holds at least MIN_SHARD posts (a smaller site is one index, exactly as Pagefind
-# makes it), about twice that on average, and at most _MAX_SHARD. Smaller shards would
+# makes it), about 1.25 times that on average (one post in _CUT past the minimum ends it:
+# 9 shards in 10 hold under 400 posts), and at most _MAX_SHARD. Smaller shards would
 # make an edit cheaper still, but the search page pays for each shard: every query fetches
 # a chunk from each, and a shard without a word falls back to near misses (Pagefind
 # matches "4712" to "471" when no page has "4712"), which a merged result list shows
 # beside the real match from another shard.
 MIN_SHARD = 256
+_CUT = 64
 _MAX_SHARD = 8 * MIN_SHARD
 # What the search page's script loads: the API, its WebAssembly (the first shard's only)
 # and the index itself. The ready-made UIs Pagefind also writes are left out: the site has
@@ -107,6 +109,9 @@ def plan_shards(entries: Sequence[Entry], language: str) -> list[Shard]:
         if not groups or len(groups[-1]) >= _MAX_SHARD or _boundary(entry, len(groups[-1])):
             groups.append([])
         groups[-1].append(entry)
+    if len(groups) > 1 and len(groups[-1]) < MIN_SHARD <= _MAX_SHARD - len(groups[-2]):
+        tail = groups.pop()  # too few posts to be worth a shard of their own
+        groups[-1].extend(tail)
     shards = []
     for number, group in enumerate(groups):
         # Named by the post it starts with: the same site gives the same folders on any
@@ -122,11 +127,11 @@ def plan_shards(entries: Sequence[Entry], language: str) -> list[Shard]:
 
 def _boundary(entry: Entry, size: int) -> bool:
     """A new shard starts at ``entry``: a full shard's worth behind it, and a path that
-    hashes to a multiple of MIN_SHARD (one post in MIN_SHARD, wherever it sits)."""
+    hashes to a multiple of _CUT (one post in _CUT, wherever it sits)."""
     if size < MIN_SHARD:
         return False
     digest = hashlib.sha256(entry.path.encode("utf-8")).digest()
-    return int.from_bytes(digest[:8], "big") % MIN_SHARD == 0
+    return int.from_bytes(digest[:8], "big") % min(_CUT, MIN_SHARD) == 0
 
 
 def listing(shards: Sequence[Shard]) -> tuple[str, bytes]:
