@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -233,8 +234,8 @@ def build(
     ``now`` only decides which posts are due (future-dated ones wait unless
     ``config.drafts``); it defaults to :func:`clock.reference_time`. ``expect_renders``
     is a hint (the CLI knows some post changed): a worker may start before anything is read.
-    ``refresh_search`` False keeps the last build's search index (the dev server: indexing
-    a whole site on every edit would cost it a second per thousand posts).
+    ``refresh_search`` False keeps the last build's search index (the dev server: even one
+    shard, a few hundred posts, would cost an edit a second or more; see ``search``).
     """
     started = time.perf_counter()
     cache = Cache(config.root / ".cache", enabled=use_cache)
@@ -500,11 +501,6 @@ class SiteOutputs:
             *(f"{_front_matter(post.source)}{post.reading_minutes}" for post in self.posts),
         )
         feed = hash_parts(listing, *(job.render_key for job in self.planned[: feeds.FEED_SIZE]))
-        # Every post's text: any body edit rebuilds the index (the index is whole-site).
-        search_key = hash_parts(listing, *(job.render_key for job in self.planned))
-        known = self.previous.groups.get("search")
-        if not self.refresh_search and known is not None:
-            search_key = known[0]  # keep the last index (see ``build``)
         statics = [(rel, src.stat()) for rel, src in assets.static_files(self.config.root)]
         chars = frozenset("".join(s.math_chars for s in self.summaries.values()))
         font = fonts.find_font(self.config.root)
@@ -518,22 +514,31 @@ class SiteOutputs:
         self._group("listings", listing, self._write_listings)
         self._group("feed", feed, self._write_feed)
         if self.config.search:
-            self._group("search", search_key, self._write_search)
+            self._write_search()
         self._group("assets", asset_key, lambda: self._write_assets(chars))
 
     def _group(self, name: str, key: str, write: Callable[[], None]) -> None:
         known = self.previous.groups.get(name)
-        if known is not None and known[0] == key:
-            files = known[1]
-            entries = self.previous.outputs
-            if all(rel in entries and self.output.reusable(rel, entries[rel].key) for rel in files):
-                for rel in files:
-                    self.output.keep(rel)
-                self.groups[name] = known
-                return
+        if known is not None and known[0] == key and self._keep(name):
+            return
         before = set(self.output.entries)
         write()
         self.groups[name] = (key, sorted(set(self.output.entries) - before))
+
+    def _intact(self, name: str) -> bool:
+        """True when every file the last build wrote for group ``name`` is still as written."""
+        entries = self.previous.outputs
+        files = self.previous.groups[name][1]
+        return all(rel in entries and self.output.reusable(rel, entries[rel].key) for rel in files)
+
+    def _keep(self, name: str) -> bool:
+        """Carry group ``name``'s files over from the last build, if they are all intact."""
+        if not self._intact(name):
+            return False
+        for rel in self.previous.groups[name][1]:
+            self.output.keep(rel)
+        self.groups[name] = self.previous.groups[name]
+        return True
 
     def _site(self, with_feed_html: bool) -> Site:
         posts = self.posts
@@ -567,6 +572,23 @@ class SiteOutputs:
         self.output.write("feed.xml", pages.render_feed(site, self._env(site)))
 
     def _write_search(self) -> None:
+        """The search index in shards, a group each: an edit re-indexes its post's shard."""
+        last = [name for name in self.previous.groups if name.split(":")[0] == "search"]
+        if not self.refresh_search and last and all(self._intact(name) for name in last):
+            for name in last:
+                self._keep(name)  # the last index, whole (see ``build``)
+            return
+        posts = {post.path: (job, post) for job, post in zip(self.planned, self.posts, strict=True)}
+        entries = [
+            search.Entry(post.path, hash_parts(job.render_key, post.title, post.source.date))
+            for job, post in posts.values()
+        ]
+        shards = search.plan_shards(entries, self.config.language)
+        for shard in shards:
+            self._group(f"search:{shard.dir}", shard.key, partial(self._index, shard, posts))
+        self._group("search", hash_parts(*(s.key for s in shards)), lambda: self._list(shards))
+
+    def _index(self, shard: search.Shard, posts: dict[str, tuple[PostJob, Post]]) -> None:
         docs = [
             search.Document(
                 path=post.path,
@@ -575,11 +597,14 @@ class SiteOutputs:
                 html=rendered.html + (rendered.notes_html or ""),
                 language=self.config.language,
             )
-            for job, post in zip(self.planned, self.posts, strict=True)
+            for job, post in (posts[path] for path in shard.paths)
             for rendered in [self._full(job)]
         ]
-        for rel, data in search.build_index(docs):
+        for rel, data in search.build_index(docs, shard):
             self.output.write(rel, data)
+
+    def _list(self, shards: list[search.Shard]) -> None:
+        self.output.write(*search.listing(shards))
 
     def _write_assets(self, chars: frozenset[str]) -> None:
         assets.write_assets(self.config.root, self.output, chars, self.cache, self.early_font)
