@@ -115,7 +115,31 @@ def scenarios(
     victim.write_text(original, encoding="utf-8")
     for stale in posts_dir.glob("added-*.md"):
         stale.unlink()
+    results["edit, search on"] = search_edit(site, runs)
     return results
+
+
+def search_edit(site: Path, runs: int) -> dict[str, Any]:
+    """Turn search on (``search: true``), build once untimed, then time one-post edits: each
+    re-indexes the edited post's shard of the Pagefind index (site_builder/search.py)."""
+    config = site / "site.yaml"
+    text = config.read_text(encoding="utf-8")
+    victim = site / "content" / "posts" / "post-00007.md"
+    original = victim.read_text(encoding="utf-8")
+    counter = iter(range(10**6))
+    config.write_text(text + "search: true\n", encoding="utf-8")
+    try:
+        timed_build(site)
+        return median_of(
+            runs,
+            lambda: victim.write_text(
+                original + f"\nA searched edit, number {next(counter)}.\n", encoding="utf-8"
+            ),
+            site,
+        )
+    finally:
+        config.write_text(text, encoding="utf-8")
+        victim.write_text(original, encoding="utf-8")
 
 
 def serve_reload(site: Path, victim: Path, original: str, runs: int) -> dict[str, float]:
@@ -236,6 +260,11 @@ def main() -> None:
                 f"peak {large['peak_mb']:.0f} MB (target <= 150 MB); "
                 f"{ratio:.2f}x the {args.posts}-post time "
                 f"(target <= {1.1 * args.large / args.posts:.1f}x)"
+            )
+            searched = search_edit(big, args.runs)
+            print(
+                f"{args.large} posts, one-post edit with search on: {searched['seconds']:.2f} s, "
+                f"peak {searched['peak_mb']:.0f} MB"
             )
 
 

@@ -17,14 +17,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 
 from site_builder import assets, clock, content, feeds, pages, search, widgets
 from site_builder.config import SiteConfig
 from site_builder.content import LoadedContent, SourcePost
 from site_builder.errors import BuildError, BuildErrors, BuildWarning
+from site_builder.incremental.keys import hash_parts
 from site_builder.incremental.session import Session
-from site_builder.model import Site, build_site, make_post
+from site_builder.model import Post, Site, build_site, make_post
 from site_builder.routes import Routes, links_to_missing_posts, plan_routes
 from site_builder.writer import Output, staged_output
 
@@ -55,8 +57,8 @@ def build(
 
     ``now`` only decides which posts are due (future-dated ones wait unless
     ``config.drafts``); it defaults to :func:`clock.reference_time`. ``refresh_search``
-    False keeps the last build's search index (the dev server: indexing a whole site on
-    every edit would cost it a second per thousand posts).
+    False keeps the last build's search index (the dev server: even one shard, a few
+    hundred posts, would cost an edit a second or more; see ``search``).
     """
     started = time.perf_counter()
     out = out.resolve()
@@ -77,7 +79,7 @@ def build(
             last.write_group("listings", site, output, write.listings)  # 5 listings and feeds
             last.write_group("feed", site, output, write.feed)
             if config.search:
-                last.write_group("search", site, output, write.search)
+                write.search_index()  # in shards, a group each
             last.write_group("assets", site, output, write.assets)  # 6 assets
         last.save(loaded, output, done.count)  # 7 swapped in (staged_output); recorded
     return BuildResult(
@@ -139,7 +141,27 @@ class _Writer:
         site = build_site(config, [*whole, *posts[feeds.FEED_SIZE :]])
         self.output.write("feed.xml", pages.render_feed(site, self.last.environment(site)))
 
-    def search(self) -> None:
+    def search_index(self) -> None:
+        """The search index in shards, a group each (``search``): an edit re-indexes its
+        post's shard."""
+        if self.last.keep_search(self.output):
+            return
+        posts = {post.path: post for post in self.site.posts}
+        entries = [
+            search.Entry(
+                post.path, hash_parts(self.last.post_key(post), post.title, post.source.date)
+            )
+            for post in posts.values()
+        ]
+        shards = search.plan_shards(entries, self.site.config.language)
+        for shard in shards:
+            index = partial(self._index, shard, posts)
+            self.last.write_group(f"search:{shard.dir}", self.site, self.output, index, shard.key)
+        key = hash_parts(*(shard.key for shard in shards))
+        listing = partial(self._listing, shards)
+        self.last.write_group("search", self.site, self.output, listing, key)
+
+    def _index(self, shard: search.Shard, posts: dict[str, Post]) -> None:
         docs = [
             search.Document(
                 path=post.path,
@@ -148,11 +170,14 @@ class _Writer:
                 html=rendered.html + (rendered.notes_html or ""),
                 language=self.site.config.language,
             )
-            for post in self.site.posts
+            for post in (posts[path] for path in shard.paths)
             for rendered in [self.last.full_rendered(post)]
         ]
-        for rel, data in search.build_index(docs):
+        for rel, data in search.build_index(docs, shard):
             self.output.write(rel, data)
+
+    def _listing(self, shards: list[search.Shard]) -> None:
+        self.output.write(*search.listing(shards))
 
     def assets(self) -> None:
         config = self.site.config

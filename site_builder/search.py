@@ -1,6 +1,6 @@
-"""Site search: a Pagefind index of the posts, made at build time.
+"""Site search: a Pagefind index of the posts, made at build time, in shards.
 
-Pagefind (PyPI ``pagefind`` with its binary) splits the index into small
+Pagefind (PyPI ``pagefind`` with its binary) splits an index into small
 fragments that the search page fetches as a query needs them, so the site stays
 static (GitHub Pages, any base path) and a post page loads none of it. The
 index is fed the posts' rendered Markdown rather than the written pages, so it
@@ -12,29 +12,60 @@ posts give the same bytes. Two things are changed for the index only:
 - the sidenote copies of the footnotes and the ``#`` heading links are left
   out, so a note is found once, from the Notes list.
 
-Result URLs are site-relative (``posts/x/``); the search page passes the base
-path to Pagefind, so the index is the same under ``/`` and ``/blog/``.
+Pagefind indexes a whole site at once (about 1.5 ms and 0.25 MB a post), so a
+large site is indexed in shards of a few hundred posts, each its own Pagefind
+index, and the build re-indexes only a shard whose posts changed. The search
+page merges them with Pagefind's ``mergeIndex``. Each shard ranks its own
+matches, so a merged list is near one index's order but not the same, which is
+why shards stay large (see ``MIN_SHARD``) and a site of fewer posts has exactly
+one index. A post's shard is decided by the posts around it, never by its
+position in the whole list: a boundary falls before a post whose path hashes to
+a multiple of ``_CUT`` once the shard holds ``MIN_SHARD`` posts
+(content-defined chunking, as rsync and backup tools cut files), so adding or
+removing a post changes one shard or two, not every one after it.
+
+The first shard is written to ``pagefind/`` with Pagefind's script and
+WebAssembly (the primary index the script loads); the others to
+``pagefind/<hash>/``, named by their first post, and ``pagefind/shards.json``
+lists them all. Result URLs are site-relative (``posts/x/``); the search page passes
+the base path to Pagefind, so the index is the same under ``/`` and ``/blog/``.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import re
 import subprocess
 import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from html import escape
+from importlib import metadata
 from pathlib import Path
 
 from site_builder.errors import BuildError
+from site_builder.incremental.keys import hash_parts
 
 OUT = "pagefind/"
-# What the search page's script loads: the API, its WebAssembly and the index itself. The
-# ready-made UIs Pagefind also writes are left out: the site has its own small one.
-_KEEP = re.compile(
-    r"^(pagefind\.js|pagefind-entry\.json|wasm\..*|pagefind\.[^/]*\.pf_meta|"
-    r"(fragment|index|filter)/.*)$"
-)
+LISTING = OUT + "shards.json"
+# A shard holds at least MIN_SHARD posts (a smaller site is one index, exactly as Pagefind
+# makes it), about 1.25 times that on average (one post in _CUT past the minimum ends it:
+# 9 shards in 10 hold under 400 posts), and at most _MAX_SHARD. Smaller shards would
+# make an edit cheaper still, but the search page pays for each shard: every query fetches
+# a chunk from each, and a shard without a word falls back to near misses (Pagefind
+# matches "4712" to "471" when no page has "4712"), which a merged result list shows
+# beside the real match from another shard.
+MIN_SHARD = 256
+_CUT = 64
+_MAX_SHARD = 8 * MIN_SHARD
+# What the search page's script loads: the API, its WebAssembly (the first shard's only)
+# and the index itself. The ready-made UIs Pagefind also writes are left out: the site has
+# its own small one.
+_RUNTIME = re.compile(r"^(pagefind\.js|wasm\..*)$")
+_INDEX = re.compile(r"^(pagefind-entry\.json|pagefind\.[^/]*\.pf_meta|(fragment|index|filter)/.*)$")
 _MATH = re.compile(r"<math\b.*?</math>", re.S)
 _TEX = re.compile(r'<annotation encoding="application/x-tex">(.*?)</annotation>', re.S)
 
@@ -48,6 +79,65 @@ class Document:
     date: str  # as the page shows it, "29 November 2026"
     html: str  # the rendered body, with the Notes list after it
     language: str
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A post as the shard plan sees it, before its HTML is loaded."""
+
+    path: str  # site-relative, "posts/x/"
+    stamp: str  # changes whenever the post's Document can (its render key, title, date)
+
+
+@dataclass(frozen=True)
+class Shard:
+    """Some posts indexed together into ``dir``; ``key`` changes when any of them does."""
+
+    dir: str  # "pagefind/" for the first shard, "pagefind/<hash of its first post>/" after
+    key: str
+    paths: tuple[str, ...]
+
+    @property
+    def primary(self) -> bool:
+        return self.dir == OUT
+
+
+def plan_shards(entries: Sequence[Entry], language: str) -> list[Shard]:
+    """The shards of ``entries``, in path order (see the module docstring)."""
+    groups: list[list[Entry]] = []
+    for entry in sorted(entries, key=lambda e: e.path):
+        if not groups or len(groups[-1]) >= _MAX_SHARD or _boundary(entry, len(groups[-1])):
+            groups.append([])
+        groups[-1].append(entry)
+    if len(groups) > 1 and len(groups[-1]) < MIN_SHARD <= _MAX_SHARD - len(groups[-2]):
+        tail = groups.pop()  # too few posts to be worth a shard of their own
+        groups[-1].extend(tail)
+    shards = []
+    for number, group in enumerate(groups):
+        # Named by the post it starts with: the same site gives the same folders on any
+        # machine (a stamp holds file times), and an edit leaves the folder where it was.
+        start = hashlib.sha256(group[0].path.encode("utf-8")).hexdigest()
+        directory = OUT if number == 0 else f"{OUT}{start[:16]}/"
+        key = hash_parts(
+            _pagefind_version(), language, directory, *(f"{e.path}\0{e.stamp}" for e in group)
+        )
+        shards.append(Shard(directory, key, tuple(e.path for e in group)))
+    return shards
+
+
+def _boundary(entry: Entry, size: int) -> bool:
+    """A new shard starts at ``entry``: a full shard's worth behind it, and a path that
+    hashes to a multiple of _CUT (one post in _CUT, wherever it sits)."""
+    if size < MIN_SHARD:
+        return False
+    digest = hashlib.sha256(entry.path.encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big") % min(_CUT, MIN_SHARD) == 0
+
+
+def listing(shards: Sequence[Shard]) -> tuple[str, bytes]:
+    """``pagefind/shards.json``: each shard's folder relative to ``pagefind/``, first ``""``."""
+    folders = [shard.dir.removeprefix(OUT) for shard in shards]
+    return LISTING, json.dumps(folders, separators=(",", ":")).encode("utf-8")
 
 
 def index_html(doc: Document) -> str:
@@ -66,8 +156,9 @@ def _tex_of(match: re.Match[str]) -> str:
     return f"<span> {tex.group(1)} </span>" if tex else ""
 
 
-def build_index(docs: Sequence[Document]) -> list[tuple[str, bytes]]:
-    """(site-relative path, bytes) of every file the search page needs, in path order.
+def build_index(docs: Sequence[Document], shard: Shard) -> list[tuple[str, bytes]]:
+    """(site-relative path, bytes) of every file of ``shard``'s index, in path order: its
+    ``docs`` (one per path of the shard) indexed by Pagefind into the shard's folder.
 
     The posts are written as small pages into a temporary folder and indexed there by
     Pagefind's command-line binary. (Its Python service API hung on a site of a
@@ -76,24 +167,43 @@ def build_index(docs: Sequence[Document]) -> list[tuple[str, bytes]]:
     from pagefind_bin import get_executable
 
     ordered = sorted(docs, key=lambda d: d.path)
-    with tempfile.TemporaryDirectory(prefix="pagefind-") as tmp:
+    if [doc.path for doc in ordered] != list(shard.paths):
+        raise ValueError(f"the documents are not those of the shard in {shard.dir}")
+    keep = (_RUNTIME, _INDEX) if shard.primary else (_INDEX,)
+    with tempfile.TemporaryDirectory(prefix="pagefind-", dir=_scratch()) as tmp:
         site, out = Path(tmp) / "site", Path(tmp) / "out"
         for doc in ordered:
             page = site / doc.path / "index.html"
             page.parent.mkdir(parents=True, exist_ok=True)
             page.write_text(index_html(doc), encoding="utf-8")
-        site.mkdir(exist_ok=True)  # a site without posts still gets an (empty) index
         command = [str(get_executable()), "--site", str(site), "--output-path", str(out)]
         for selector in (".sidenote", ".heading-anchor", ".footnote-backref"):
             command += ["--exclude-selectors", selector]
-        language = ordered[0].language if ordered else "en"
-        command += ["--force-language", language, "--silent"]
+        command += ["--force-language", ordered[0].language, "--silent"]
         done = subprocess.run(command, capture_output=True, text=True, check=False)
         if done.returncode != 0:
             raise BuildError("search", None, f"pagefind failed: {done.stderr.strip()[:500]}")
         return [
-            (OUT + rel, (out / rel).read_bytes()) for rel in sorted(_files(out)) if _KEEP.match(rel)
+            (shard.dir + rel, (out / rel).read_bytes())
+            for rel in sorted(_files(out))
+            if any(pattern.match(rel) for pattern in keep)
         ]
+
+
+def _scratch() -> str | None:
+    """Memory-backed scratch space where there is one: a shard is hundreds of small files
+    written, read once by Pagefind and deleted, which cost a loaded disk ~1 ms each."""
+    shm = "/dev/shm"
+    return shm if os.path.isdir(shm) and os.access(shm, os.W_OK) else None
+
+
+@cache
+def _pagefind_version() -> str:
+    """Part of every shard's key: another Pagefind writes another index."""
+    try:
+        return metadata.version("pagefind_bin")
+    except metadata.PackageNotFoundError:
+        return "none"
 
 
 def _files(root: Path) -> Iterator[str]:

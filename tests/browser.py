@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gzip
 import http.server
+import io
+import os
 import socket
 import threading
 from collections.abc import Iterator
@@ -35,18 +38,49 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+# What GitHub Pages sends gzipped to a browser that asks (fonts and images it sends as is).
+_TEXT = {"text/html", "text/css", "text/javascript", "application/javascript", "application/json"}
+
+
+class _GzipHandler(_QuietHandler):
+    """Text compressed as GitHub Pages compresses it, so Lighthouse's simulated slow network
+    carries the bytes a reader's browser fetches, not the files' own size."""
+
+    def send_head(self) -> Any:
+        path = self.translate_path(self.path)
+        if os.path.isdir(path) and self.path.split("?")[0].endswith("/"):
+            path = os.path.join(path, "index.html")
+        kind = self.guess_type(path)
+        wanted = "gzip" in self.headers.get("Accept-Encoding", "")
+        if not (wanted and kind in _TEXT and os.path.isfile(path)):
+            return super().send_head()
+        with open(path, "rb") as file:
+            data = gzip.compress(file.read(), compresslevel=6, mtime=0)
+        self.send_response(200)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Vary", "Accept-Encoding")
+        self.end_headers()
+        return io.BytesIO(data)
+
+
 @contextmanager
-def serve_directory(directory: Path, prefix: str = "/", port: int = 0) -> Iterator[str]:
+def serve_directory(
+    directory: Path, prefix: str = "/", port: int = 0, *, gzip_text: bool = False
+) -> Iterator[str]:
     """Serve ``directory`` at ``http://127.0.0.1:<port><prefix>``; yields that base URL.
 
     With a prefix such as ``/blog/`` the files appear only under it, as on a
     GitHub project site, so links that forget the base path 404. ``port`` 0
     picks a free one; pass ``free_port()`` when the site must be built for
-    its address first (canonical URLs, robots.txt).
+    its address first (canonical URLs, robots.txt). ``gzip_text`` compresses
+    HTML, CSS, JS and JSON as GitHub Pages does (for timings of the deployed site).
     """
     root = directory.resolve()
+    base = _GzipHandler if gzip_text else _QuietHandler
 
-    class Handler(_QuietHandler):
+    class Handler(base):
         def translate_path(self, path: str) -> str:
             if not path.startswith(prefix):
                 return str(root / "__outside_prefix__")

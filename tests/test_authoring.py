@@ -135,8 +135,8 @@ def test_build_warns_about_a_link_to_no_post(
 
 
 def test_the_dev_server_keeps_its_first_search_index(tmp_path: Path) -> None:
-    """Indexing the whole site costs about a second per thousand posts: `serve` indexes once
-    per session, `build` on every change."""
+    """Indexing a shard of the site costs up to seconds: `serve` indexes once per session,
+    `build` on every change."""
     from site_builder.build import build
     from site_builder.config import load_config
     from tests.test_errors import tree_digest

@@ -13,12 +13,13 @@ Run it after ``apt-get install -y fonts-texgyre`` (the OTFs land in
 
 Each style is cut down to Latin text: Basic Latin, Latin-1 Supplement, Latin
 Extended-A, the spacing accents and general punctuation (dashes, curly quotes,
-ellipsis, ...), the euro, trade mark and the ↩ of footnote back-links. Everything
+ellipsis, ...), the euro, trade mark and the ↩ of footnote back-links, and split in
+two files (``PARTS``: the characters of English prose, and the rest). Everything
 else (Greek, arrows, math) falls back through CSS ``unicode-range``, which the
-``@font-face`` rules in ``static/css/site.css`` must repeat: ``UNICODE_RANGE``
-below prints it. Output is deterministic: the source fonts' own timestamps are
-kept (fontTools would otherwise stamp the current time), so running the script
-twice gives the same bytes.
+``@font-face`` rules in ``static/css/site.css`` must repeat. Output is
+deterministic: the source fonts' own timestamps are kept (fontTools would
+otherwise stamp the current time), so running the script twice gives the same
+bytes. Run on the committed WOFF2 files as ``--source`` it gives them again.
 """
 
 from __future__ import annotations
@@ -42,6 +43,23 @@ STYLES = {  # output name -> source file, name-table subfamily
 UNICODE_RANGE = (
     "U+0020-007E, U+00A0-017F, U+02C6, U+02DA, U+02DC, U+2000-206F, U+20AC, U+2122, U+21A9"
 )
+# Each style in two files, as Google Fonts serves a face: what English prose and the site's
+# own labels use (ASCII, the commonest punctuation, the middle dot, copyright and times
+# signs, the back-link arrow) in the file every
+# page preloads, about half the size of the whole range; the rest of UNICODE_RANGE (accented
+# letters, rarer punctuation) in a "-latin" file that a browser fetches only for a page
+# holding one of those characters. Keep equal to the @font-face rules in site.css.
+CORE_RANGE = (
+    "U+0020-007E, U+00A0, U+00A9, U+00AB, U+00AD, U+00B0, U+00B7, U+00BB, U+00D7, "
+    "U+2009-200A, U+2010-2014, U+2018-2019, U+201C-201D, U+2022, U+2026, U+2032-2033, "
+    "U+2122, U+21A9"
+)
+REST_RANGE = (
+    "U+00A1-00A8, U+00AA, U+00AC, U+00AE-00AF, U+00B1-00B6, U+00B8-00BA, U+00BC-00D6, "
+    "U+00D8-017F, U+02C6, U+02DA, U+02DC, U+2000-2008, U+200B-200F, U+2015-2017, "
+    "U+201A-201B, U+201E-2021, U+2023-2025, U+2027-2031, U+2034-206F, U+20AC"
+)
+PARTS = {"": CORE_RANGE, "-latin": REST_RANGE}  # file-name suffix -> its characters
 # GUST Font License requests that modified versions be renamed: the subsets are.
 FAMILY = "Pagella Text Subset"
 # Kerning, ligatures and accents, plus the figure styles the CSS asks for
@@ -58,7 +76,7 @@ def code_points(spec: str) -> list[int]:
     return points
 
 
-def make(source: Path, subfamily: str) -> bytes:
+def make(source: Path, subfamily: str, unicode_range: str = UNICODE_RANGE) -> bytes:
     options = subset.Options()
     options.layout_features = FEATURES
     options.name_IDs = [0, 1, 2, 3, 4, 6, 13, 14]  # copyright and licence stay with the font
@@ -69,7 +87,7 @@ def make(source: Path, subfamily: str) -> bytes:
     options.flavor = "woff2"
     font = TTFont(source, recalcTimestamp=False, lazy=False)
     subsetter = subset.Subsetter(options)
-    subsetter.populate(unicodes=code_points(UNICODE_RANGE))
+    subsetter.populate(unicodes=code_points(unicode_range))
     subsetter.subset(font)
     rename(font, subfamily)
     out = io.BytesIO()
@@ -103,9 +121,10 @@ def main() -> None:
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     for name, (file, subfamily) in STYLES.items():
-        data = make(args.source / file, subfamily)
-        (args.out / f"{name}.woff2").write_bytes(data)
-        print(f"{len(data):>7} B  {args.out / name}.woff2")
+        for suffix, characters in PARTS.items():
+            data = make(args.source / file, subfamily, characters)
+            (args.out / f"{name}{suffix}.woff2").write_bytes(data)
+            print(f"{len(data):>7} B  {args.out / name}{suffix}.woff2")
 
 
 if __name__ == "__main__":

@@ -123,8 +123,6 @@ def group_keys(
     return {
         "listings": listings,
         "feed": hash_parts(listings, *(job.render_key for job in jobs[: feeds.FEED_SIZE])),
-        # Every post's text: any body edit rebuilds the whole index.
-        "search": hash_parts(listings, *(job.render_key for job in jobs)),
         "assets": hash_parts(
             base,
             "".join(sorted(math_chars)),

@@ -170,28 +170,56 @@ class Session:
             return None
         return self.workers.pool.submit(fonts.subset_woff2, source, chars)
 
-    def write_group(self, name: str, site: Site, output: Output, write: Callable[[], None]) -> None:
-        """Run ``write`` unless the group's key is the last build's and every file the group
-        owns in the output table is still as written."""
-        if self._group_keys is None:
-            statics = self.static
-            self._group_keys = group_keys(self.config, site, self.jobs, statics, self.math_chars())
-        key = self._group_keys[name]
-        known = self.previous.groups.get(name)
-        if name == "search" and not self.refresh_search and known is not None:
-            key = known  # keep the last index (see ``build``)
+    def write_group(
+        self,
+        name: str,
+        site: Site,
+        output: Output,
+        write: Callable[[], None],
+        key: str | None = None,
+    ) -> None:
+        """Run ``write`` unless the group's key (``plan.group_keys``, or ``key``) is the last
+        build's and every file the group owns in the output table is still as written."""
+        if key is None:
+            if self._group_keys is None:
+                chars = self.math_chars()
+                self._group_keys = group_keys(self.config, site, self.jobs, self.static, chars)
+            key = self._group_keys[name]
         self.groups[name] = key
-        files = self.previous.owned(name)
-        entries = self.previous.outputs
-        if known == key and files and all(output.reusable(r, entries[r].key) for r in files):
-            for rel in files:
-                output.keep(rel)
+        if self.previous.groups.get(name) == key and self._keep(name, output):
             return
         output.owner = name
         try:
             write()
         finally:
             output.owner = ""
+
+    def keep_search(self, output: Output) -> bool:
+        """The dev server keeps the last search index whole (see ``build``): True if it did."""
+        names = [name for name in self.previous.groups if name.split(":")[0] == "search"]
+        if self.refresh_search or not names or not all(self._intact(n, output) for n in names):
+            return False
+        for name in names:
+            self._keep(name, output)
+            self.groups[name] = self.previous.groups[name]
+        return True
+
+    def _intact(self, name: str, output: Output) -> bool:
+        """Every file the last build wrote for group ``name`` is still as written."""
+        files, entries = self.previous.owned(name), self.previous.outputs
+        return bool(files) and all(output.reusable(rel, entries[rel].key) for rel in files)
+
+    def _keep(self, name: str, output: Output) -> bool:
+        """Carry group ``name``'s files over from the last build, if they are all intact."""
+        if not self._intact(name, output):
+            return False
+        for rel in self.previous.owned(name):
+            output.keep(rel)
+        return True
+
+    def post_key(self, post: Post) -> str:
+        """What a post's rendered text was made from (its render key)."""
+        return self.job_of[post.slug].render_key
 
     def math_chars(self) -> frozenset[str]:
         return frozenset("".join(s.math_chars for s in self.summaries.values()))

@@ -10,11 +10,26 @@
   var pagefind = null;
   var latest = 0;
 
+  // The index comes in shards (site_builder/search.py): pagefind/shards.json lists their
+  // folders, the first ("") being the primary index beside the script.
   function load() {
     if (!pagefind) {
-      pagefind = import(script.getAttribute("data-bundle")).then(function (api) {
-        // The index holds site-relative URLs; the base path (/ or /blog/) is added here.
-        return api.options({ baseUrl: script.getAttribute("data-base") }).then(function () { return api; });
+      var base = script.getAttribute("data-base");
+      var root = script.getAttribute("data-index");
+      pagefind = fetch(root + "shards.json", { cache: "no-cache" }).then(function (response) {
+        if (!response.ok) throw new Error("no search index");
+        return response.json();
+      }).then(function (shards) {
+        if (!shards.length) return null; // a site without posts
+        return import(root + "pagefind.js").then(function (api) {
+          // The index holds site-relative URLs; the base path (/ or /blog/) is added here.
+          // No worker: the site ships none, and looking for it costs a failed request.
+          return api.options({ baseUrl: base, noWorker: true }).then(function () {
+            return Promise.all(shards.slice(1).map(function (folder) {
+              return api.mergeIndex(root + folder, { baseUrl: base });
+            }));
+          }).then(function () { return api; });
+        });
       });
     }
     return pagefind;
@@ -48,7 +63,9 @@
       status.textContent = "";
       return;
     }
-    load().then(function (api) { return api.debouncedSearch(query, {}, 150); }).then(function (search) {
+    load().then(function (api) {
+      return api ? api.debouncedSearch(query, {}, 150) : { results: [] };
+    }).then(function (search) {
       if (search === null || ticket !== latest) return; // a newer query superseded this one
       return Promise.all(search.results.slice(0, 10).map(function (r) { return r.data(); })).then(function (results) {
         if (ticket !== latest) return;
