@@ -9,7 +9,10 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
+import json
+import os
 import socket
+import subprocess
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,7 +30,9 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -119,3 +124,25 @@ def require_chromium() -> None:
     pytest.importorskip("playwright", reason="browser tests need the playwright package")
     if not Path(CHROMIUM).exists():
         pytest.skip(f"Debian's Chromium ({CHROMIUM}) is not installed")
+
+
+def run_lighthouse(url: str, form: str, out: Path) -> dict[str, Any]:
+    """Lighthouse's JSON report on ``url`` (``form``: "mobile" or "desktop").
+
+    Called from ``tests/test_lighthouse.py`` alone, so one worker runs the audits one
+    after another: two at once would share the CPU and skew the performance score.
+    """
+    command = [
+        str(LIGHTHOUSE),
+        url,
+        "--output=json",
+        f"--output-path={out}",
+        "--quiet",
+        "--chrome-flags=" + " ".join(CHROMIUM_ARGS),
+    ]
+    if form == "desktop":
+        command.append("--preset=desktop")
+    env = {**os.environ, "CHROME_PATH": CHROMIUM}
+    subprocess.run(command, check=True, env=env, timeout=240, capture_output=True)
+    report: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
+    return report

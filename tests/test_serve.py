@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from site_builder.serve import OVERLAY_ID, RELOAD_PATH, inject
-from tests.test_blog import copy_blog
+from tests.conftest import SITES, make_site
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 30.0
@@ -70,7 +70,7 @@ def _pump(stream: object, into: list[str]) -> None:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
-    site = copy_blog(tmp_path / "site")
+    site = make_site(tmp_path / "site", SITES / "blog")
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "site_builder", "-C", str(site), "serve", "--port", str(port)],
@@ -191,7 +191,7 @@ def test_open_page_reloads_and_shows_errors(server: Server) -> None:
 
 
 def test_serve_starts_even_when_the_first_build_fails(tmp_path: Path) -> None:
-    site = copy_blog(tmp_path / "site")
+    site = make_site(tmp_path / "site", SITES / "blog")
     post = site / "content/posts/old-notes.md"
     original = post.read_text()
     post.write_text(original.replace("date: 2024-12-31", "date: soon"))
