@@ -10,7 +10,9 @@ per worker, since every worker is its own session.
 from __future__ import annotations
 
 import contextlib
+import difflib
 import hashlib
+import os
 import shutil
 import subprocess
 import sys
@@ -91,6 +93,42 @@ def validate(*directories: Path) -> dict[Path, str]:
     unplaced = [line for line in output if not any(line in lines for lines in found.values())]
     # A message that names no page (the checker failed to start) counts against every site.
     return {d: "\n".join(found[d] + unplaced) if result.returncode else "" for d in directories}
+
+
+# `UPDATE_EXPECTED=1 .venv/bin/pytest tests/test_expected.py tests/test_errors.py` rewrites
+# the checked-in expected outputs from what the code now does (then review `git diff`).
+UPDATE_EXPECTED = os.environ.get("UPDATE_EXPECTED") == "1"
+
+
+def text_diff(expected: bytes, actual: bytes, name: str, limit: int = 60) -> str:
+    """A unified diff of two texts (its first ``limit`` lines), or their sizes if binary."""
+    try:
+        old, new = expected.decode("utf-8"), actual.decode("utf-8")
+    except UnicodeDecodeError:
+        return f"{name}: binary, {len(expected)} bytes expected, {len(actual)} built"
+    lines = list(
+        difflib.unified_diff(
+            old.splitlines(keepends=True),
+            new.splitlines(keepends=True),
+            f"expected/{name}",
+            f"built/{name}",
+        )
+    )
+    more = [f"... {len(lines) - limit} more diff lines\n"] if len(lines) > limit else []
+    return "".join(lines[:limit] + more)
+
+
+def check_expected(actual: str, path: Path) -> None:
+    """Assert ``actual`` is the text of ``path`` (UPDATE_EXPECTED=1 writes it instead)."""
+    if UPDATE_EXPECTED:
+        path.write_bytes(actual.encode("utf-8"))
+        pytest.skip(f"UPDATE_EXPECTED=1: wrote {path.relative_to(ROOT)}")
+    expected = path.read_bytes() if path.exists() else b""
+    built = actual.encode("utf-8")
+    if built != expected:
+        hint = "If the change is intended: rerun with UPDATE_EXPECTED=1"
+        name = path.relative_to(ROOT).as_posix()
+        pytest.fail(f"{text_diff(expected, built, name)}{hint}", pytrace=False)
 
 
 class Sites:
