@@ -46,8 +46,8 @@ def serve_directory(directory: Path, prefix: str = "/", port: int = 0) -> Iterat
 
     With a prefix such as ``/blog/`` the files appear only under it, as on a
     GitHub project site, so links that forget the base path 404. ``port`` 0
-    picks a free one; pass ``free_port()`` when the site must be built for
-    its address first (canonical URLs, robots.txt).
+    picks a free one. ``directory`` need not exist yet: a site built for its
+    address (canonical URLs, robots.txt) is built after the server starts.
     """
     root = directory.resolve()
 
@@ -70,7 +70,7 @@ def serve_directory(directory: Path, prefix: str = "/", port: int = 0) -> Iterat
 
 
 def free_port() -> int:
-    """A loopback port that was free a moment ago (the OS does not hand it out again at once)."""
+    """A loopback port that was free a moment ago, for a server another process starts."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]

@@ -151,16 +151,17 @@ class Sites:
 
     def served(self, source: Path = ROOT, prefix: str = "/") -> str:
         """``source`` built for, and served at, ``http://127.0.0.1:<port><prefix>``: the
-        canonical URLs, robots.txt and sitemap point at the very server tests load."""
-        from tests.browser import free_port, serve_directory
+        canonical URLs, robots.txt and sitemap point at the very server tests load.
+
+        The server takes its port before the build, so two xdist workers never race
+        for one port."""
+        from tests.browser import serve_directory
 
         key = (source, prefix)
         if key not in self._served:
-            port = free_port()
-            base = f"http://127.0.0.1:{port}{prefix}"
-            public = self.built(source, base)
-            url = self._stack.enter_context(serve_directory(public, prefix=prefix, port=port))
-            assert url == base
+            site = make_site(self._tmp.mktemp(source.name or "site"), source)
+            url = self._stack.enter_context(serve_directory(site / "public", prefix=prefix))
+            self._built[(source, url)] = build_site(site, base_url=url)
             self._served[key] = url
         return self._served[key]
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -23,16 +22,11 @@ from pathlib import Path
 import pytest
 
 from site_builder.serve import OVERLAY_ID, RELOAD_PATH, inject
+from tests.browser import free_port
 from tests.conftest import SITES, make_site
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 30.0
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @dataclass
