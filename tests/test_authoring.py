@@ -40,17 +40,6 @@ def test_a_pdf_that_is_not_there_is_an_error_at_its_line(
     assert 'name="citation_pdf_url" content="https://example.org/posts/paper/paper.pdf"' in html
 
 
-def test_a_typo_for_a_required_key_is_named(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    site = make_site(tmp_path / "site")
-    text = "---\ntitle: Typo\ndata: 2026-01-02\n---\n\nText.\n"
-    (site / "content" / "posts" / "typo.md").write_text(text, encoding="utf-8")
-    status, _, err = run(site, capsys, "build")
-    assert status == 1
-    assert "content/posts/typo.md:3: front matter is missing 'date' (is 'data' a typo?)" in err
-
-
 def test_drafts_and_scheduled_posts_are_marked_in_a_preview(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
