@@ -64,7 +64,7 @@ build: $(STAMP)
 
 # Two pytest-xdist workers (CI's machine has two cores); `make test TEST_JOBS=0` runs the
 # suite in one process. A test module is one unit of work (its module fixtures are made
-# once), handed out in tests/conftest.py's order: the Lighthouse audits first.
+# once), handed out in tests/conftest.py's order: the longest (Lighthouse) first.
 TEST_JOBS ?= 2
 PYTEST := $(BIN)/pytest -q \
 	$(if $(filter-out 0,$(TEST_JOBS)),-n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder)

@@ -187,13 +187,22 @@ def built_site(sites: Sites) -> Path:
 
 
 # Under pytest-xdist (`make test`: --dist loadfile, no reordering) a module is one unit of
-# work, handed out in this order: the longest goes first, to start on one worker while the
-# other takes the rest.
-FIRST = ("test_lighthouse.py",)
+# work, handed out in collection order. The longest go first (measured with --durations),
+# Lighthouse's audits the longest of all: then the two workers finish close together
+# instead of one waiting while the other runs a long module that started last.
+LONGEST_FIRST = (
+    "test_lighthouse.py",
+    "test_quality.py",
+    "test_hardening.py",
+    "test_incremental.py",
+    "test_figures_site.py",
+    "test_reading.py",
+)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    items.sort(key=lambda item: item.path.name not in FIRST)
+    order = {name: rank for rank, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: order.get(item.path.name, len(order)))
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -4,7 +4,7 @@ This site's post and index, mobile and desktop, must reach the score targets, an
 figures site's post must not shift its layout as its images arrive. The audits run one
 at a time (two at once would share the CPU and skew the performance score) and are the
 longest piece of the suite: ``make test`` gives this module its own pytest-xdist worker
-and starts it first (``conftest.pytest_collection_modifyitems``). Scores go to
+and starts it first (``conftest.LONGEST_FIRST``). Scores go to
 ``test-artifacts/lighthouse-scores.txt``.
 """
 
