@@ -88,11 +88,15 @@ def validate(*directories: Path) -> dict[Path, str]:
         text=True,
         check=False,
     )
+    if result.returncode == 0:
+        return dict.fromkeys(directories, "")
     output = (result.stdout + result.stderr).splitlines()
-    found = {d: [line for line in output if str(d.resolve()) in line] for d in directories}
-    unplaced = [line for line in output if not any(line in lines for lines in found.values())]
+    found = {d: [line for line in output if f"{d.resolve()}/" in line] for d in directories}
     # A message that names no page (the checker failed to start) counts against every site.
-    return {d: "\n".join(found[d] + unplaced) if result.returncode else "" for d in directories}
+    unplaced = [line for line in output if not any(line in lines for lines in found.values())]
+    if not unplaced and not any(found.values()):
+        unplaced = [f"the Nu checker exited with status {result.returncode} and said nothing"]
+    return {d: "\n".join(found[d] + unplaced) for d in directories}
 
 
 # `UPDATE_EXPECTED=1 .venv/bin/pytest tests/test_expected.py tests/test_errors.py` rewrites
