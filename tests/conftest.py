@@ -39,7 +39,7 @@ def make_site(dest: Path, source: Path = MINIMAL) -> Path:
     sites under ``tests/sites/`` hold only what they are about.
     """
     dest.mkdir(parents=True, exist_ok=True)
-    for name in ("site.yaml", "content", "templates", "static"):
+    for name in ("site.yaml", "content", "templates", "static", "widgets"):
         src = source / name
         if not src.exists() and name in ("templates", "static"):
             src = ROOT / name
