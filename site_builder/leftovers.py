@@ -21,6 +21,9 @@ TEXT_PATTERNS = (
     (re.compile(r"\{\{<.*?>\}\}|\{\{%.*?%\}\}"), "Hugo shortcode"),
     (re.compile(r"\{\{[^{}]*\}\}"), "Liquid expression"),
     (re.compile(r"\\begin\{[\w*]+\}"), "raw LaTeX"),
+    # ``$\\mathbf{x} \\in X$`` the Markdown did not take for math (inside raw HTML, say).
+    (re.compile(r"\$[^\s$\d][^$\n]*?[\\^_{][^$\n]*?[^\s\\]\$"), "formula shown as text"),
+    (re.compile(r"(?m)^[ \t]*:::+[ \t]*(?:\{[^}\n]*\}|[\w-]+)?[ \t]*$"), "Pandoc ::: fence"),
 )
 # Custom elements the site's own templates may use would be listed here.
 KNOWN_CUSTOM: frozenset[str] = frozenset()

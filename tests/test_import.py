@@ -152,7 +152,9 @@ def test_check_warns_about_leftovers_with_page_and_source_line(
         'A figure: {% include figure.liquid path="x.png" %}\n\n'
         'A shortcode {{< youtube abc >}} and a cite <d-cite key="a"></d-cite>.\n\n'
         "\\begin{equation} x \\end{equation}\n\n"
-        "A stray $ $x$ and code `{% not this %}`.\n"
+        "A stray $ $x$ and code `{% not this %}`.\n\n"
+        "<p>Raw $\\mathbf{x}_1$ here, $5 and $10 there.</p>\n\n"
+        "::: {.my-box}\nBoxed.\n:::\n"
     )
     status = main(["-C", str(site), "check", "-q"])
     err = capsys.readouterr().err
@@ -163,12 +165,14 @@ def test_check_warns_about_leftovers_with_page_and_source_line(
         (8, "unknown custom element left over: <d-cite>"),
         (10, "raw LaTeX left over"),
         (12, "a visible $ next to math left over"),
+        (14, "formula shown as text left over: $\\mathbf{x}_1$"),
+        (16, "Pandoc ::: fence left over"),
     ):
         assert any(
             w.startswith(f"content/posts/pasted.md:{line}: warning: {kind}") and page in w
             for w in err.splitlines()
         ), (line, kind, err)
-    assert "{% not this %}" not in err
+    assert "{% not this %}" not in err and "$5" not in err
     assert status == 0  # warnings; --strict makes them fail
     assert main(["-C", str(site), "check", "-q", "--strict", "--no-build"]) == 1
 
@@ -196,3 +200,29 @@ def test_imported_posts_show_no_raw_markup_in_a_browser(tmp_path: Path, source: 
         for page in pages:
             tab.goto(base + page.parent.relative_to(site / "public").as_posix() + "/")
             assert tab.evaluate(_LEFTOVER_TEXT) == [], page
+
+
+def test_bad_input_is_reported_never_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    posts = tmp_path / "blog" / "_posts"
+    posts.mkdir(parents=True)
+    (posts / "2024-01-01-broken-yaml.md").write_text("---\ntitle: [unclosed\n---\n\nText.\n")
+    (posts / "2024-01-02-binary.md").write_bytes(b"\xff\xfe\x00bin")
+    (posts / "2024-01-03-folder.md").mkdir()
+    (posts / "_draft.md").write_text("---\ntitle: Not a post\n---\n")  # Jekyll ignores it
+    status = main(["-C", str(tmp_path), "import", str(tmp_path / "blog")])
+    output = capsys.readouterr()
+    assert status == 0
+    assert "Traceback" not in output.err
+    assert "2024-01-02-binary.md: skipped: not UTF-8 text (byte 0xff at offset 0)" in output.err
+    assert "2024-01-03-folder.md: skipped: cannot read it: Is a directory" in output.err
+    assert "2024-01-01-broken-yaml.md:2: front matter does not parse" in output.err
+    assert "Imported 1 of 3 jekyll posts" in output.out
+    assert (tmp_path / "content/posts/broken-yaml.md").is_file()  # the name gave its date
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+    status = main(["-C", str(tmp_path), "import", str(tmp_path / "blog"), "--into", str(a_file)])
+    err = capsys.readouterr().err
+    assert status == 1 and "Traceback" not in err
+    assert err.strip().endswith("is a file: import needs a folder to write posts into")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from site_builder.errors import BuildError
-from site_builder.importer import common, frontmatter, hugo, jekyll, quarto
+from site_builder.importer import common, frontmatter, html, hugo, jekyll, quarto
 from site_builder.importer.assets import Assets
 from site_builder.importer.report import Imported, ImportReport, PostNotes
 from site_builder.importer.text import Text
@@ -73,41 +73,60 @@ def find_posts(source: Path, fmt: str) -> tuple[list[Path], list[Path]]:
         return [source], [source.parent]
     if fmt == "jekyll":
         posts_dir = source / "_posts" if (source / "_posts").is_dir() else source
-        files = [p for p in posts_dir.rglob("*") if p.suffix in (".md", ".markdown")]
+        files = [  # Jekyll ignores files whose name starts with _ or .
+            p
+            for p in posts_dir.rglob("*")
+            if p.suffix in (".md", ".markdown") and not p.name.startswith(("_", "."))
+        ]
         return sorted(files), [source]
     if fmt == "hugo":
         content = source / "content" if (source / "content").is_dir() else source
-        files = [
+        pages = [
             p
-            for p in content.rglob("*.md")
-            if not p.name.startswith("_index") and p.parent != content
-        ] or [p for p in content.rglob("*.md") if not p.name.startswith("_index")]
+            for p in content.rglob("*")
+            if p.suffix in (".md", ".markdown") and not p.name.startswith("_index")
+        ]
+        files = [p for p in pages if p.parent != content] or pages
         return sorted(files), [source / "static", content, source, source / "assets"]
+    # Quarto renders .md pages too; a post folder holds one or the other.
     files = [
         p
-        for p in source.rglob("*.qmd")
-        if not p.name.startswith("_") and p.parent != source and "_extensions" not in p.parts
+        for p in source.rglob("*")
+        if p.suffix in (".qmd", ".md")
+        and not p.name.startswith("_")
+        and p.parent != source
+        and not {"_extensions", "_site", "_freeze", "node_modules"} & set(p.parts)
+        and (p.suffix == ".qmd" or p.name == "index.md")
     ] or sorted(source.rglob("*.qmd"))
     return sorted(files), [source]
 
 
 def convert_post(
-    path: Path, shown: Path, fmt: str, roots: list[Path], passthrough: bool = True
+    path: Path,
+    shown: Path,
+    fmt: str,
+    roots: list[Path],
+    passthrough: bool = True,
+    tag_spellings: dict[str, str] | None = None,
 ) -> Converted:
     """Convert one post in memory; ``shown`` is its path as the report names it."""
     notes = PostNotes(shown)
     try:
         raw = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return Converted("", "", {}, notes, skipped=f"cannot read it ({exc})")
+    except UnicodeDecodeError as exc:
+        why = f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})"
+        return Converted("", "", {}, notes, skipped=why)
+    except OSError as exc:
+        return Converted("", "", {}, notes, skipped=f"cannot read it: {exc.strerror or exc}")
     source = frontmatter.split(raw, notes)
     slug, name_date = frontmatter.slug_and_date(path, source.meta)
     title = slug.replace("-", " ").capitalize()
-    front = frontmatter.map_front_matter(source.meta, name_date, notes, title)
+    front = frontmatter.map_front_matter(source.meta, name_date, notes, title, tag_spellings)
     if "date" not in front:
         return Converted(slug, "", {}, notes, skipped="it has no date")
     assets = Assets(path.parent, roots)
     bib_keys: frozenset[str] | None = None
+    renamed: dict[str, str] = {}  # bib keys a citation here cannot spell, renamed
     written: dict[str, str] = {}  # files whose text the import changed, by name
     bibliography = source.meta.get("bibliography")
     if isinstance(bibliography, list) and bibliography:
@@ -117,7 +136,9 @@ def convert_post(
         if bib is None:
             notes.add(1, f"bibliography {bibliography} not found; citations kept as text")
         else:
-            cleaned, dropped = common.clean_bib(bib.read_text(encoding="utf-8", errors="replace"))
+            raw_bib = bib.read_text(encoding="utf-8", errors="replace")
+            renamed = common.safe_keys(raw_bib)
+            cleaned, dropped = common.clean_bib(raw_bib)
             if dropped:
                 notes.add(1, f"{bib.name}: repeated entries dropped: {', '.join(dropped)}")
             written[bib.name] = cleaned
@@ -127,10 +148,17 @@ def convert_post(
             )
     ctx = common.PostContext(notes, assets, bib_keys, slug=slug, passthrough=passthrough)
     text = Text(source.body, source.body_line)
+    for key, new in renamed.items():
+        notes.add(1, f"citation key {key} renamed {new}: a citation here cannot spell it")
+        text.text = re.sub(re.escape(key) + r"(?![\w'])", new, text.text)  # same length of lines
     CONVERTERS[fmt](text, ctx)
+    html.break_lines(text)
+    html.open_math_html(text)
+    common.text_refs(text)
     common.rewrite_references(text, ctx)
     common.hide_leftovers(text, ctx)
     text.unmask()
+    common.label_underscores(text)
     common.check_citations(text, ctx)
     common.escape_bare_at(text, ctx)
     common.check_crossrefs(text, ctx)
@@ -152,18 +180,29 @@ def import_posts(source: Path, into: Path, fmt: str | None = None) -> ImportRepo
     """Import every post under ``source`` into ``into`` (e.g. ``content/posts``)."""
     if not source.exists():
         raise BuildError(source, None, "no such file or folder to import from")
-    fmt = fmt or detect(source)
-    files, roots = find_posts(source, fmt)
+    if into.exists() and not into.is_dir():
+        raise BuildError(into, None, "is a file: import needs a folder to write posts into")
+    try:
+        fmt = fmt or detect(source)
+        files, roots = find_posts(source, fmt)
+    except OSError as exc:
+        raise BuildError(source, None, f"cannot read the posts: {exc.strerror or exc}") from exc
     if not files:
         raise BuildError(source, None, f"no {fmt} posts found")
     report = ImportReport(fmt)
     passthrough = fmt != "hugo" or _hugo_passthrough(source)
     base = source if source.is_dir() else source.parent
     taken = {p.name.removesuffix(".md") for p in into.iterdir()} if into.is_dir() else set()
+    spellings: dict[str, str] = {}
     for path in files:
         shown = path.relative_to(base.parent) if base.parent in path.parents else path
-        post = convert_post(path, shown, fmt, [r for r in roots if r.is_dir()], passthrough)
-        report.posts.append(_write(post, path, into, taken))
+        roots_here = [r for r in roots if r.is_dir()]
+        post = convert_post(path, shown, fmt, roots_here, passthrough, spellings)
+        try:
+            report.posts.append(_write(post, shown, into, taken))  # named as its notes are
+        except OSError as exc:
+            why = f"cannot write it into {into}: {exc.strerror or exc}"
+            report.posts.append(Imported(shown, None, tuple(post.notes.notes), skipped=why))
     return report
 
 

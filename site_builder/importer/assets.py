@@ -15,10 +15,15 @@ from urllib.parse import unquote, urlsplit
 
 _TEMPLATED = (
     (
-        re.compile(r"""\{\{-?\s*['"]([^'"]+)['"]\s*\|\s*(?:relative_url|absolute_url)\s*-?\}\}"""),
+        re.compile(
+            r"""\{\{-?\s*['"]/?([^'"]+)['"]\s*\|\s*(?:relative_url|absolute_url)\s*-?\}\}"""
+        ),
         r"/\1",
     ),
-    (re.compile(r"""\{\{-?\s*['"]([^'"]+)['"]\s*\|\s*prepend:\s*site\.baseurl\s*-?\}\}"""), r"/\1"),
+    (
+        re.compile(r"""\{\{-?\s*['"]/?([^'"]+)['"]\s*\|\s*prepend:\s*site\.baseurl\s*-?\}\}"""),
+        r"/\1",
+    ),
     (re.compile(r"\{\{-?\s*site\.(?:baseurl|url)\s*-?\}\}"), ""),
     (re.compile(r"""\{\{<\s*(?:rel)?ref\s+['"]?([^'">\s]+)['"]?\s*>\}\}"""), r"\1"),
 )

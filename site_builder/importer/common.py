@@ -122,11 +122,30 @@ def escape_bare_at(text: Text, ctx: PostContext) -> None:
     text.sub(BARE_CITE, lambda m, _l: m.group(0) if m.group(1) in keys else "\\" + m.group(0))
 
 
+BIB_MATH_BRACE = re.compile(r"\$\\([{}])\$")
+KEY_UNSAFE = re.compile(r"[^\w:.#$%&+?<>~/-]")
+
+
+def safe_keys(source: str) -> dict[str, str]:
+    """Keys a citation here cannot spell (``d'oro2022``), each with the name it gets."""
+    renamed = {}
+    for _kind, key in BIB_ENTRY.findall(source):
+        if KEY_UNSAFE.search(key) or not re.match(r"\w", key):
+            renamed[key] = KEY_UNSAFE.sub("", key).lstrip(":.#$%&+?<>~/-") or "key"
+    return renamed
+
+
 def clean_bib(source: str) -> tuple[str, list[str]]:
     """The .bib without repeated entries (the first is kept), and the keys dropped.
 
     BibTeX warns about a repeat; pybtex, and so this site's build, stops on one.
+    Google Scholar's ``$\\{$Semi-Supervised$\\}$`` (braces drawn as math) would show
+    its dollars here: the braces go. Keys a citation cannot spell are renamed
+    (``safe_keys``); the post's citations follow.
     """
+    source = BIB_MATH_BRACE.sub("", source)
+    for key, new in safe_keys(source).items():
+        source = re.sub(r"([{(]\s*)" + re.escape(key) + r"(\s*,)", rf"\g<1>{new}\2", source)
     starts = [m for m in BIB_ENTRY.finditer(source)]
     seen: set[str] = set()
     dropped: list[str] = []
@@ -156,6 +175,31 @@ def check_crossrefs(text: Text, ctx: PostContext) -> None:
         return f"{words.get(kind, kind.capitalize())} {name}"
 
     text.sub(CROSSREF, reference)
+
+
+LABEL = re.compile(r"\\label\s*\{([^{}]*_[^{}]*)\}")
+
+
+def label_underscores(text: Text) -> None:
+    """``\\label{eq:chain_rule}``: this site's math engine reads ``_`` in a label as a
+    subscript; the label and every reference to it take ``-`` instead."""
+    for label in set(LABEL.findall(text.text)):
+        new = label.replace("_", "-")
+        pattern = re.compile(r"\\(label|ref|eqref)\s*\{" + re.escape(label) + r"\}")
+
+        def relabel(match: Match[str], _line: int, new: str = new) -> str:
+            return f"\\{match.group(1)}{{{new}}}"
+
+        text.sub(pattern, relabel)
+
+
+TEXT_REF = re.compile(r"(?<![\\$])\\(eqref|ref)\{([^{}]+)\}")
+
+
+def text_refs(text: Text) -> None:
+    """``\\ref{eq:x}`` in prose (MathJax read it there) as the formula ``$\\ref{eq:x}$``,
+    which this site resolves wherever it stands."""
+    text.sub(TEXT_REF, lambda m, _l: text.hide(f"$\\{m.group(1)}{{{m.group(2)}}}$"))
 
 
 def hide_leftovers(text: Text, ctx: PostContext) -> None:

@@ -56,7 +56,10 @@ def split(text: str, notes: PostNotes) -> Source:
     try:
         meta = tomllib.loads(raw) if fence == "+++" else yaml.safe_load(raw)
     except (yaml.YAMLError, tomllib.TOMLDecodeError) as exc:
-        notes.add(2, f"front matter does not parse ({str(exc).splitlines()[0]}); it was ignored")
+        mark = getattr(exc, "problem_mark", None)
+        line = 2 + (mark.line if mark is not None else 0)
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        notes.add(line, f"front matter does not parse ({problem}); it was ignored")
         meta = {}
     if not isinstance(meta, dict):
         meta = {}
@@ -81,13 +84,21 @@ def slug_and_date(path: Path, meta: dict[str, Any]) -> tuple[str, str | None]:
 
 
 def map_front_matter(
-    meta: dict[str, Any], name_date: str | None, notes: PostNotes, fallback_title: str
+    meta: dict[str, Any],
+    name_date: str | None,
+    notes: PostNotes,
+    fallback_title: str,
+    spellings: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """This site's front matter, in its usual key order; ``date`` is absent if none was found."""
+    """This site's front matter, in its usual key order; ``date`` is absent if none was found.
+
+    ``spellings`` (tag slug -> the first spelling met) is shared by the posts of one
+    import, so every post spells a tag the way the first one did.
+    """
     out: dict[str, Any] = {}
     title = meta.get("title") or meta.get("linkTitle")
     if isinstance(title, str | int | float) and str(title).strip():
-        out["title"] = " ".join(str(title).split())
+        out["title"] = _plain_title(" ".join(str(title).split()), notes)
     else:
         notes.add(1, f"no title: used '{fallback_title}' from the file name")
         out["title"] = fallback_title
@@ -104,8 +115,11 @@ def map_front_matter(
     tags = _words(meta.get("tags")) + _words(meta.get("categories"))
     if tags:
         seen: dict[str, str] = {}
-        for tag in tags:
-            seen.setdefault(tag.casefold(), tag)
+        for tag in tags:  # 'Software Design' and 'software-design' would share a page
+            key = slugify(tag) or tag.casefold()
+            if spellings is not None:
+                tag = spellings.setdefault(key, tag)
+            seen.setdefault(key, tag)
         out["tags"] = list(seen.values())
     author = _authors(meta.get("authors")) or _authors(meta.get("author"))
     if author:
@@ -120,6 +134,72 @@ def map_front_matter(
     if meta.get("toc") and "toc" in KNOWN_KEYS:  # Distill's toc lists sections; ours is built
         out["toc"] = True
     return out
+
+
+_GREEK = (
+    "alpha",
+    "beta",
+    "gamma",
+    "delta",
+    "epsilon",
+    "zeta",
+    "eta",
+    "theta",
+    "iota",
+    "kappa",
+    "lambda",
+    "mu",
+    "nu",
+    "xi",
+    "pi",
+    "rho",
+    "sigma",
+    "tau",
+    "upsilon",
+    "phi",
+    "chi",
+    "psi",
+    "omega",
+)
+_SYMBOLS = {
+    **dict(zip(_GREEK, "αβγδεζηθικλμνξπρστυφχψω", strict=True)),
+    **dict(zip((g.capitalize() for g in _GREEK), "ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΠΡΣΤΥΦΧΨΩ", strict=True)),
+    "varepsilon": "ε",
+    "varphi": "φ",
+    "ell": "\u2113",
+    "infty": "∞",
+    "to": "→",
+    "cdot": "·",
+    "times": "\u00d7",
+    "leq": "≤",
+    "geq": "≥",
+    "neq": "≠",
+    "in": "∈",
+    "|": "‖",
+    "approx": "≈",
+    "sim": "\u223c",
+    "partial": "∂",
+    "nabla": "∇",
+    ",": " ",
+}
+_TITLE_MATH = re.compile(r"(?<![\\$])\$(?![\s\d$])([^$]+?)(?<!\s)\$")
+_COMMAND = re.compile(r"\\([A-Za-z]+|.)")
+_FONT = re.compile(r"\\math(?:bb|rm|bf|cal)\{(\w)\}|[{}]")
+
+
+def _plain_title(title: str, notes: PostNotes) -> str:
+    """``$\\chi$ triangles``: a title is text on the page, in the feed and in the citation,
+    where a formula would show its dollars; simple ones are written in Unicode."""
+
+    def formula(match: re.Match[str]) -> str:
+        tex = _FONT.sub(lambda m: m.group(1) or "", match.group(1))
+        tex = _COMMAND.sub(lambda m: _SYMBOLS.get(m.group(1), m.group(0)), tex)
+        return match.group(0) if re.search(r"[\\^_]", tex) else tex
+
+    plain = _TITLE_MATH.sub(formula, title)
+    if plain != title:
+        notes.add(1, f"title math written as text: {title!r} -> {plain!r}")
+    return plain
 
 
 def dump(front: dict[str, Any]) -> str:

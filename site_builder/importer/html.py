@@ -14,14 +14,19 @@ from __future__ import annotations
 import re
 import textwrap
 
+from site_builder.importer.divs import callout_kind
 from site_builder.importer.text import Text
 
 _DIV_OPEN = re.compile(r"<div\b([^>]*)>", re.IGNORECASE)
 _DIV_ANY = re.compile(r"<(/?)div\b[^>]*>", re.IGNORECASE)
+# Bootstrap's grid, spacing and alignment utilities and Distill's column widths.
 _LAYOUT_CLASS = re.compile(
-    r"^(?:row|col(?:-[\w]+)*|l-[\w-]+|[mp][tbxyse]?-(?:\w+-)?(?:\d|auto)|container(?:-fluid)?"
-    r"|justify-content-\w+|align-items-\w+|d-flex|d-block|text-center|mx-auto|img-fluid|rounded"
-    r"|z-depth-\d|w-\d+|h-\d+|figure|center|d-figure|fake-img|g-\d|gx-\d|gy-\d)$"
+    r"^(?:row(?:-cols(?:-\w+)*)?|col(?:-[\w]+)*|offset(?:-\w+)*|order(?:-\w+)*|l-[\w-]+"
+    r"|[mp][tbxyse]?-(?:\w+-)?(?:\d|auto)|container(?:-fluid)?|clearfix"
+    r"|justify-content(?:-\w+)+|align-(?:items|self|content)(?:-\w+)+|d(?:-\w+)?-(?:flex|block|inline|inline-block|none|grid)"
+    r"|flex(?:-\w+)+|text-(?:center|left|right|start|end|justify)|mx-auto|my-auto|img-fluid"
+    r"|rounded(?:-\w+)*|z-depth-\d|shadow(?:-\w+)?|w-\d+|h-\d+|figure|center|d-figure"
+    r"|fake-img|g[xy]?-\d|float-\w+|border(?:-\w+)*|overflow-\w+|position-\w+)$"
 )
 _HIDDEN = re.compile(r"display\s*:\s*none", re.IGNORECASE)
 _DEFINITIONS = re.compile(
@@ -40,6 +45,8 @@ def _attributes(raw: str) -> dict[str, str]:
 
 def _unwrappable(raw_attrs: str, inner: str) -> bool:
     attrs = _attributes(raw_attrs)
+    if "markdown" in attrs and _box_kind(attrs):
+        return False  # a callout: ``boxes`` makes it one
     if "markdown" in attrs or (inner.strip() and _DEFINITIONS.fullmatch(inner)):
         return True
     if _HIDDEN.search(attrs.get("style", "")):
@@ -86,7 +93,118 @@ def unwrap_layout(text: Text) -> None:
         text.splice(edits)
 
 
+_BOX = re.compile(
+    r"(?is)[ \t]*<(aside|section|figure|figcaption|p|details|blockquote|article|center)\b"
+    r"([^>]*\bmarkdown\s*=\s*[\"']?(?:1|block)[^>]*)>(.*?)</\1\s*>"
+)
+# Distill's ``<aside>`` is a margin note.
+_ASIDE = re.compile(r"(?is)^[ \t]*<aside\b([^>]*)>(.*?)</aside\s*>", re.M)
+
+
+def _box_kind(attrs: dict[str, str]) -> str | None:
+    for name in attrs.get("class", "").split():
+        if name.startswith(("box-", "block-", "callout-", "alert-")):
+            return callout_kind(name.split("-", 1)[1])
+    return None
+
+
+def boxes(text: Text) -> None:
+    """al-folio's ``<aside class="box-important" markdown="1">`` (or any kramdown
+    ``markdown="1"`` element that is not a ``<div>``) holds Markdown: a box is a callout,
+    anything else is unwrapped so its Markdown renders."""
+
+    def box(match: re.Match[str], _line: int) -> str:
+        body = textwrap.dedent(match.group(3).strip("\n")).strip()
+        kind = _box_kind(_attributes(match.group(2)))
+        if kind is None:
+            return f"\n\n{body}\n\n"
+        return f"\n\n::: {{.callout-{kind}}}\n{body}\n:::\n\n"
+
+    for _ in range(5):  # a markdown="1" figcaption inside a markdown="1" figure
+        before = text.text
+        text.sub(_BOX, box)
+        if text.text == before:
+            break
+
+    def aside(match: re.Match[str], _line: int) -> str:
+        body = textwrap.dedent(match.group(2).strip("\n")).strip()
+        kind = _box_kind(_attributes(match.group(1)))
+        fence = f"callout-{kind}" if kind else "column-margin"
+        return f"\n\n::: {{.{fence}}}\n{body}\n:::\n\n"
+
+    text.sub(_ASIDE, aside)
+
+
+_BREAK_LINE = re.compile(r"(?im)^([ \t]*<(?:br|hr)\s*/?>[ \t]*)\n(?=[ \t]*[^\s<])")
+
+
+def break_lines(text: Text) -> None:
+    """A line holding only ``<br>`` opens an HTML block that swallows the paragraph under
+    it (kramdown rendered that paragraph): a blank line after it lets it render."""
+    text.sub(_BREAK_LINE, lambda m, _l: m.group(1) + "\n\n")
+
+
+_PICTURE = re.compile(r"(?is)<picture\b[^>]*>.*?(<img\b[^>]*>).*?</picture\s*>")
+_ONERROR = re.compile(r"""(?i)\s+onerror\s*=\s*(?:"[^"]*"|'[^']*')""")
+
+
+def pictures(text: Text) -> None:
+    """al-folio's figure include, pasted as the HTML it renders to: a ``<picture>`` of
+    resized ``.webp`` sources (made by a Jekyll plugin, not in the repository) around the
+    ``<img>``, whose ``onerror`` script removes them. The ``<img>`` is what remains."""
+    text.sub(_PICTURE, lambda m, _l: _ONERROR.sub("", m.group(1)))
+
+
 def caption_text(raw: str) -> str:
     """A caption div's content on one line, as Markdown (simple inline HTML kept)."""
     raw = re.sub(r"(?i)<br\s*/?>", " ", raw)
     return " ".join(raw.split())
+
+
+_PARAGRAPH = re.compile(r"(?is)^([ \t]*)<p(?:\s[^>]*)?>((?:(?!<p[\s>]).)*?)</p\s*>[ \t]*$", re.M)
+_DETAILS_BODY = re.compile(r"(?is)(</summary\s*>)(.*?)(</details\s*>)")
+_PLACEHOLDER = re.compile("\x00\\d+\x00")
+# A table cell or list item in raw HTML: its content, set off by blank lines, is Markdown.
+_CELL = re.compile(
+    r"(?ims)^([ \t]*)(<(td|th|li|dd|dt)\b[^>]*>)((?:(?!<\3[\s>]|</\3\s*>).)*?)(</\3\s*>)"
+)
+
+
+def open_math_html(text: Text) -> None:
+    """Let Markdown render the formulas that raw HTML holds (MathJax found them anywhere).
+
+    CommonMark passes an HTML block through untouched up to the next blank line, so
+    ``<p>... $x$ ...</p>`` or the body of a ``<details>`` showed its formulas as ``$``
+    text. A ``<p>`` holding math becomes a Markdown paragraph; a ``<details>`` body is set
+    off by blank lines, which makes it Markdown. Run once formulas are masked.
+    """
+
+    def holds_math(fragment: str) -> bool:
+        return any(text.masked(p).startswith("$") for p in _PLACEHOLDER.findall(fragment))
+
+    def paragraph(match: re.Match[str], _line: int) -> str:
+        if not holds_math(match.group(2)):
+            return match.group(0)
+        return f"\n\n{textwrap.dedent(match.group(2)).strip()}\n\n"
+
+    def details(match: re.Match[str], _line: int) -> str:
+        if not holds_math(match.group(2)):
+            return match.group(0)
+        body = textwrap.dedent(match.group(2).strip("\n")).strip()
+        return f"{match.group(1)}\n\n{body}\n\n{match.group(3)}"
+
+    def cell(match: re.Match[str], _line: int) -> str:
+        if not holds_math(match.group(4)):
+            return match.group(0)
+        body = textwrap.dedent(match.group(4).strip("\n")).strip()
+        # The closing tag at the margin: indented by four after a blank line, it is code.
+        return f"{match.group(1)}{match.group(2)}\n\n{body}\n\n{match.group(5)}"
+
+    text.sub(_PARAGRAPH, paragraph)
+    text.sub(_DETAILS_BODY, details)
+    text.sub(_CELL, cell)
+
+
+def captions_to_paragraphs(text: Text) -> None:
+    """A caption no figure took (under a table, a video, an HTML figure) is a paragraph."""
+    text.sub(CAPTION, lambda m, _l: f"\n\n{caption_text(m.group(1))}\n\n")

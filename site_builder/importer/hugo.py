@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from re import Match
 
-from site_builder.importer import markup
+from site_builder.importer import divs, markup
 from site_builder.importer.common import PostContext
 from site_builder.importer.jekyll import _bracket_safe, _fence, _params
 from site_builder.importer.text import Text
@@ -30,7 +30,7 @@ def convert(text: Text, ctx: PostContext) -> None:
     markup.mask_code(text)
     text.sub(UNWRAP, lambda m, _l: "")
     markup.normalise_math(text, ctx.notes, kramdown=False, backslash=ctx.passthrough)
-    if not ctx.passthrough:
+    if not ctx.passthrough and _escaped_for_markdown(text):
         # Without Hugo's passthrough, Markdown took one backslash from ``\\\\`` and
         # ``\\_`` before MathJax saw the formula; undo that here, where math is raw.
         text.sub(markup.DISPLAY_BLOCK, lambda m, _l: _unescape(m.group(0)))
@@ -47,6 +47,8 @@ def convert(text: Text, ctx: PostContext) -> None:
         return f"![{_bracket_safe(params.get('alt', ''))}]({local})"
 
     text.sub(FIGURE, figure)
+    divs.hugo_callouts(text, ctx.notes)
+    divs.unwrap_unknown_divs(text, ctx.notes)
     text.sub(REF, lambda m, _l: _post_link(m.group(1)))
 
     def youtube(match: Match[str], line: int) -> str:
@@ -62,6 +64,21 @@ def convert(text: Text, ctx: PostContext) -> None:
 
     text.sub(YOUTUBE, youtube)
     text.sub(TWEET, tweet)
+
+
+ESCAPE_EVIDENCE = re.compile(r"\\_|\\\\\\\\|\\\\[{}]")
+
+
+def _escaped_for_markdown(text: Text) -> bool:
+    """Did the author escape their formulas for Markdown (``a\\_1``, ``\\\\\\\\``)?
+
+    A site whose theme hands MathJax the source untouched (a converted WordPress blog,
+    a render hook) has ``\\{`` and ``\\\\`` as LaTeX means them: unescaping those
+    would break every set and matrix.
+    """
+    formulas = [m.group(0) for m in markup.DISPLAY_BLOCK.finditer(text.text)]
+    formulas += [m.group(0) for m in markup.SINGLE_DOLLAR.finditer(text.text)]
+    return any(ESCAPE_EVIDENCE.search(f) for f in formulas)
 
 
 def _unescape(formula: str) -> str:

@@ -16,12 +16,22 @@ import html
 import re
 from re import Match
 
-from site_builder.importer import markup
+from site_builder.importer import divs, markup
+from site_builder.importer.assets import untemplate
 from site_builder.importer.common import PostContext, comment_out
-from site_builder.importer.html import CAPTION, caption_text, unwrap_layout
+from site_builder.importer.html import (
+    CAPTION,
+    boxes,
+    caption_text,
+    captions_to_paragraphs,
+    pictures,
+    unwrap_layout,
+)
 from site_builder.importer.text import Text
 from site_builder.slug import slugify
 
+COMMENT = re.compile(r"(?s)\{%-?\s*comment\s*-?%\}(.*?)\{%-?\s*endcomment\s*-?%\}")
+CAPTURE = re.compile(r"(?s)\{%-?\s*capture\s+([\w-]+)\s*-?%\}(.*?)\{%-?\s*endcapture\s*-?%\}")
 RAW_TAG = re.compile(r"\{%-?\s*(?:end)?raw\s*-?%\}")
 HIGHLIGHT = re.compile(
     r"(?ms)^([ \t]*)\{%-?\s*highlight\s+([\w+#.-]+)[^%]*-?%\}[ \t]*\n?"
@@ -47,6 +57,11 @@ POST_LINK = re.compile(
     r"(?:\{\{-?\s*site\.baseurl\s*-?\}\})?\{%-?\s*(?:post_url\s+(\S+)|link\s+(\S+))\s*-?%\}"
 )
 TWITTER = re.compile(r"\{%-?\s*twitter\s+(\S+)[^%]*-?%\}")
+# ``{{ "/assets/x.png" | relative_url }}``, even inside a double-quoted HTML attribute.
+LIQUID_PATH = re.compile(
+    r"""\{\{-?\s*(?:['"][^'"{}]*['"]\s*\|\s*(?:relative_url|absolute_url|prepend:\s*site\.baseurl)"""
+    r"""|site\.(?:baseurl|url))\s*-?\}\}"""
+)
 IMAGE_ROW = re.compile(
     r"(?s)((?:\x04[^\x04]*\x04\s*)+)" + CAPTION.pattern.removeprefix("(?is)"), re.I
 )
@@ -59,6 +74,22 @@ def convert(text: Text, ctx: PostContext) -> None:
     text.sub(HIGHLIGHT, lambda m, _l: text.hide(_fence(m.group(2), m.group(3), m.group(1))))
     text.sub(D_CODE, lambda m, _l: text.hide(_fence(m.group(1) or "", html.unescape(m.group(2)))))
     markup.mask_code(text)
+    text.sub(COMMENT, lambda m, _l: text.hide(comment_out(m.group(1).strip())))
+    captured: dict[str, str] = {}
+
+    def capture(match: Match[str], _line: int) -> str:
+        captured[match.group(1)] = " ".join(match.group(2).split())
+        return ""
+
+    text.sub(CAPTURE, capture)
+    if captured:  # ``caption=caption`` in an include, ``{{ caption }}`` in the text
+        names = "|".join(re.escape(n) for n in captured)
+        text.sub(
+            re.compile(rf"(\b[\w-]+\s*=\s*)({names})(?=[\s%])|\{{\{{-?\s*({names})\s*-?\}}\}}"),
+            lambda m, _l: (
+                m.group(1) + _quoted(captured[m.group(2)]) if m.group(1) else captured[m.group(3)]
+            ),
+        )
 
     def mermaid(match: Match[str], line: int) -> str:
         ctx.notes.add(line, "mermaid diagram kept as its source in a code block")
@@ -71,10 +102,16 @@ def convert(text: Text, ctx: PostContext) -> None:
     text.sub(CITE_TAG, lambda m, _l: _citation([k for k in m.group(1).split() if k[0] != "-"]))
     text.sub(D_FOOTNOTE, lambda m, _l: "^[" + " ".join(m.group(1).split()) + "]")
     text.sub(D_WRAPPERS, lambda m, _l: "")
+    text.sub(LIQUID_PATH, lambda m, _l: untemplate(m.group(0)))
+    pictures(text)
+    boxes(text)
     unwrap_layout(text)
-    markup.normalise_math(text, ctx.notes, kramdown=True, backslash=False)
+    for single in (markup.SINGLE_DOLLAR, markup.SPACED_DOLLAR):  # before $$x$$ becomes $x$
+        text.sub(single, lambda m, _l: markup.unescape_markdown(m.group(0)))
+    markup.normalise_math(text, ctx.notes, kramdown=True, backslash=True)
     markup.mask_math(text, ctx.notes, mathjax=True)
     _figures(text, ctx)
+    captions_to_paragraphs(text)
     text.sub(VIDEO, lambda m, line: _video(m, line, ctx))
     text.sub(POST_LINK, lambda m, _l: _post_link(m.group(1) or m.group(2)))
 
@@ -84,12 +121,20 @@ def convert(text: Text, ctx: PostContext) -> None:
 
     text.sub(TWITTER, tweet)
     markup.drop_ials(text, ctx.notes)
+    divs.unwrap_unknown_divs(text, ctx.notes)
 
 
 def _fence(lang: str, code: str, indent: str = "") -> str:
     code = code.strip("\n")
     ticks = "````" if "```" in code else "```"
     return f"{indent}{ticks}{lang}\n{code}\n{indent}{ticks}"
+
+
+def _quoted(value: str) -> str:
+    """A parameter value in the quotes it does not hold."""
+    if '"' not in value:
+        return f'"{value}"'
+    return f"'{value}'" if "'" not in value else '"' + value.replace('"', "\u201d") + '"'
 
 
 def _citation(keys: list[str]) -> str:

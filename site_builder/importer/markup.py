@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from re import Match
 
+from site_builder.importer.divs import callout_kind
 from site_builder.importer.report import PostNotes
 from site_builder.importer.text import Text
 
@@ -47,10 +48,90 @@ def mask_code(text: Text) -> None:
 
 
 def display(body: str, indent: str = "") -> str:
-    """A display formula on lines of its own, set off by blank lines from the text around it."""
+    """A display formula on lines of its own, set off by blank lines from the text around it.
+
+    A blank line would end the formula here (as in LaTeX); MathJax let a macro preamble
+    hold them, so they go.
+    """
     blank = indent.rstrip()
-    inner = "\n".join(indent + line if line.strip() else blank for line in body.strip().split("\n"))
+    lines = [indent + line for line in tidy_formula(body).strip().split("\n") if line.strip()]
+    inner = "\n".join(lines)
     return f"\n{blank}\n{indent}$$\n{inner}\n{indent}$$\n{blank}\n"
+
+
+REQUIRE = re.compile(r"\\require\s*\{[\w-]*\}")
+CONTROL_SPACE = re.compile(r"(?<!\\)((?:\\\\)*)\\[ \t]*\n")
+
+
+def tidy_formula(tex: str) -> str:
+    """What MathJax tolerated and LaTeX means the same by: ``\\require{ext}`` loaded a MathJax
+    extension (nothing to load here); a backslash ending a line is a control space."""
+    tex = REQUIRE.sub("", tex)
+    tex = BBOX.sub(r"\\boxed{", tex)
+    tex = EQALIGN.sub(_eqalign, tex)
+    tex = _escaped_subscripts(tex)
+    return CONTROL_SPACE.sub(lambda m: m.group(1) + "\\ \n", tex)
+
+
+# MathJax's ``\\bbox[options]{x}`` and plain TeX's ``\\eqalign{a &= b \\cr ...}``.
+BBOX = re.compile(r"\\bbox\s*(?:\[[^\]]*\])?\s*\{")
+EQALIGN = re.compile(r"\\eqalign(?:no)?\s*\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")
+
+
+def _eqalign(match: Match[str]) -> str:
+    rows = re.sub(r"\\cr\b", r"\\\\", match.group(1)).strip()
+    return "\\begin{aligned}" + rows.removesuffix("\\\\").rstrip() + "\\end{aligned}"
+
+
+_TEXT_GROUPS = frozenset(
+    {"text", "textrm", "texttt", "textit", "textbf", "textsf", "mbox", "mathrm", "mathtt"}
+    | {"operatorname", "mathit", "mathsf", "label", "tag"}
+)
+
+
+def _escaped_subscripts(tex: str) -> str:
+    """``\\underbrace{x}\\_{p}``: a subscript escaped for Markdown that the Markdown did not
+    unescape (kramdown keeps ``$$`` verbatim). In text (``\\text{a\\_b}``) it is an
+    underscore and stays."""
+    if "\\_" not in tex:
+        return tex
+    out: list[str] = []
+    groups: list[str] = []  # the command that opened each brace group
+    i = 0
+    while i < len(tex):
+        char = tex[i]
+        if char == "\\":
+            command = re.match(r"\\([A-Za-z]+|.)", tex[i:])
+            name = command.group(1) if command else ""
+            if name == "_" and not _TEXT_GROUPS & set(groups):
+                out.append("_")
+                i += 2
+                continue
+            out.append(command.group(0) if command else char)
+            i += len(command.group(0)) if command else 1
+            if tex[i : i + 1] == "{":
+                groups.append(name)
+                out.append("{")
+                i += 1
+            continue
+        if char == "{":
+            groups.append("")
+        elif char == "}" and groups:
+            groups.pop()
+        out.append(char)
+        i += 1
+    return "".join(out)
+
+
+def _inline(match: Match[str]) -> str:
+    """An inline formula on one line: a line break inside one would end it here."""
+    body = tidy_formula(match.group(0)[1:-1])
+    return "$" + " ".join(body.split()) + "$"
+
+
+def _display_block(match: Match[str]) -> str:
+    indent, body = match.group(1), match.group(2)
+    return display(body, indent).strip("\n")
 
 
 def normalise_math(text: Text, notes: PostNotes, kramdown: bool, backslash: bool) -> None:
@@ -101,11 +182,56 @@ def _fix_display_lines(text: Text) -> None:
             indent = " " * len(marker.group(0))
         return head + display(body, indent)
 
-    text.sub(marked, layout)
+    while "\x01" in text.text:  # two formulas on one line: the second waits a pass
+        before = text.text
+        text.sub(marked, layout)
+        if text.text == before:
+            break
 
 
-SPACED_DOLLAR = re.compile(r"(?<![\\$])\$[ \t]*([^$\n\x00]*?[\\^_{][^$\n\x00]*?)[ \t]*\$(?!\$)")
+# MathJax's ``$ h_t^* $``: spaces inside, even a line break (never a blank line).
+_IN_PARAGRAPH = r"(?:[^$\n\x00]|\n(?![ \t]*\n))"
+SPACED_DOLLAR = re.compile(
+    rf"(?<![\\$])\$[ \t]*({_IN_PARAGRAPH}*?[\\^_{{]{_IN_PARAGRAPH}*?)\s*\$(?!\$)"
+)
+# kramdown read ``$...$`` as Markdown (only ``$$`` is its math): ``\\{`` reached MathJax as ``\{``.
+MARKDOWN_ESCAPE = re.compile(r"\\\\\\\\|\\\\([{}|,;:!])|\\([_*])")
+
+
+def unescape_markdown(formula: str) -> str:
+    """The formula MathJax saw once Markdown had taken its escapes out of it."""
+
+    def one(match: Match[str]) -> str:
+        if match.group(1):
+            return "\\" + match.group(1)
+        return match.group(2) or "\\\\"
+
+    return MARKDOWN_ESCAPE.sub(one, formula)
+
+
 LONE_DOLLAR = re.compile(r"(?<![\\$\x00])\$")
+
+
+DIGITS_BESIDE = re.compile(r"(?<![\w\\$])(\d*)\$(?![\s$])([^$\n]*?[^\s\\$])\$(\d*)(?![\d$])")
+# WordPress's ``$\displaystyle \begin{aligned} ... \\ ... \end{aligned}$``, a paragraph
+# of its own: a display formula (a line break cannot stand in inline math here).
+ALONE_INLINE = re.compile(
+    r"(?:\A|(?<=\n\n))[ \t]*\$(?![\s$])((?:[^$\n\\]|\\.|\n(?![ \t]*\n))+?)\$[ \t]*"
+    r"(?=\n[ \t]*\n|\n?\Z)"
+)
+
+
+def _digits_inside(match: Match[str]) -> str:
+    if not (match.group(1) or match.group(3)):
+        return match.group(0)
+    return "$" + " ".join(g for g in match.group(1, 2, 3) if g) + "$"
+
+
+def _alone(match: Match[str]) -> str:
+    body = match.group(1)
+    if not re.search(r"\\displaystyle|\\\\|\\begin\{", body):
+        return match.group(0)
+    return display(re.sub(r"^\s*\\displaystyle\b", "", body)).strip("\n") + "\n"
 
 
 def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
@@ -117,13 +243,18 @@ def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
     such formulas are trimmed once the well-formed ones are out of the way. A ``$``
     left after all that is a dollar sign, and is escaped so it never opens math.
     """
-    text.mask(DISPLAY_BLOCK)
-    text.mask(SINGLE_DOLLAR)
+    text.sub(ALONE_INLINE, lambda m, _l: _alone(m))
+    text.mask(DISPLAY_BLOCK, _display_block)
+    # ``101$\\times$11``: a ``$`` before a digit closes no formula here (nor in Pandoc).
+    text.sub(DIGITS_BESIDE, lambda m, _l: _digits_inside(m))
+    text.mask(SINGLE_DOLLAR, _inline)
     text.sub(BARE_ENV, lambda m, _l: text.hide(display(m.group(0)).strip("\n")))
     if mathjax:
-        text.sub(SPACED_DOLLAR, lambda m, _l: text.hide(f"${m.group(1).strip()}$"))
+        text.sub(SPACED_DOLLAR, lambda m, _l: text.hide(_inline(m)))
 
     def lone(match: Match[str], line: int) -> str:
+        if text.text.rfind("<", 0, match.start()) > text.text.rfind(">", 0, match.start()):
+            return "$"  # inside an HTML tag: an attribute's script, never math
         following = text.text[match.end() : match.end() + 1]
         if not following or following.isdigit() or following.isspace():
             return "$"  # currency, which the site already keeps as text
@@ -140,9 +271,21 @@ def drop_ials(text: Text, notes: PostNotes) -> None:
         classes = re.findall(r"\.([\w-]+)", match.group(0))
         if any(c in MARGIN_CLASSES for c in classes):
             return "\x03margin\x03\n"
+        kinds = [k for c in classes if c.startswith("block-") and (k := callout_kind(c[6:]))]
+        if kinds:
+            return f"\x03callout-{kinds[0]}\x03\n"
         return ""
 
     text.sub(BLOCK_IAL, block)
+    # al-folio's ``> ##### TIP`` quote with ``{: .block-tip}`` under it is a callout.
+    quote = re.compile(r"(?m)((?:^[ \t]*>.*\n)+)\x03(callout-\w+)\x03\n")
+
+    def callout(match: Match[str], _line: int) -> str:
+        body = re.sub(r"(?m)^[ \t]*> ?", "", match.group(1)).strip("\n")
+        return f"::: {{.{match.group(2)}}}\n{body}\n:::\n"
+
+    text.sub(quote, callout)
+    text.sub(re.compile("\x03callout-\\w+\x03\n?"), lambda m, _l: "")
     text.sub(SPAN_IAL, lambda m, _l: "")
     # A margin IAL follows its paragraph: wrap that paragraph in a margin block.
     para = re.compile(r"(?s)((?:^|\n\n))([^\n].*?)\n\x03margin\x03\n")

@@ -1,0 +1,122 @@
+"""Callouts and Pandoc ``:::`` blocks: what this site renders is kept, layout is unwrapped.
+
+This site renders Quarto's callouts (``::: {.callout-note}``), figures
+(``#fig-``), theorems (``#thm-``...), proofs and margin notes. Quarto posts also
+hold blocks that only laid out the old page (``.column-page``, ``.columns``,
+``.panel-tabset``): a ``:::`` the site does not know would show as text, so
+its fences go and its content stays. Hugo's and al-folio's callouts become
+Quarto's, which the site renders.
+"""
+
+from __future__ import annotations
+
+import re
+from re import Match
+
+from site_builder.importer.report import PostNotes
+from site_builder.importer.text import Text
+from site_builder.markdown.theorems import THEOREM_KINDS
+
+FENCE = re.compile(r"^[ \t]*(:{3,})[ \t]*(.*?)[ \t]*$")
+CALLOUT_KINDS = ("note", "tip", "warning", "important", "caution")
+_KEPT = re.compile(
+    r"(?:^|\s)(?:\.callout-(?:" + "|".join(CALLOUT_KINDS) + r")\b|#fig-|\.figure\b"
+    r"|\.column-margin\b|\.proof\b|#(?:" + "|".join(THEOREM_KINDS) + r")-)"
+)
+# Layout only: unwrapping them loses nothing a reader needs.
+_LAYOUT = re.compile(
+    r"^(?:column-[\w-]+|columns?|panel-[\w-]+|content-visible|page-columns|page-full"
+    r"|grid|g-col-\d+|g-col-\w+-\d+|cell|cell-output[\w-]*|center|smaller|small)$"
+)
+# A kind elsewhere -> this site's callout kind.
+CALLOUT_ALIASES = {
+    "info": "note",
+    "danger": "caution",
+    "error": "caution",
+    "success": "tip",
+    "hint": "tip",
+    "example": "note",
+    "question": "note",
+}
+
+
+def callout_kind(name: str) -> str | None:
+    name = name.lower()
+    if name in CALLOUT_KINDS:
+        return name
+    return CALLOUT_ALIASES.get(name)
+
+
+def unwrap_unknown_divs(text: Text, notes: PostNotes) -> None:
+    """Remove the fences of ``:::`` blocks this site would not render; keep their content."""
+    lines = text.text.split("\n")
+    stack: list[tuple[int, bool]] = []  # (line index of the opening fence, kept)
+    closers: dict[int, str] = {}  # stack depth -> what closes it instead of ``:::``
+    drop: set[int] = set()
+    original = text.text.split("\n")
+    for index, line in enumerate(lines):
+        match = FENCE.match(line)
+        if match is None:
+            continue
+        params = match.group(2)
+        if not params:  # a closing fence
+            if stack:
+                closer = closers.pop(len(stack), None)
+                start, kept = stack.pop()
+                if closer:
+                    lines[index] = "\n" + closer
+                elif not kept:
+                    drop.update((start, index))
+            continue
+        braced = params.startswith("{") and params.endswith("}")
+        zenn = ZENN.match(params)
+        if zenn and not braced:  # Zenn's ``:::message`` and ``:::details Title``
+            lines[index] = _zenn_open(zenn.group(1), zenn.group(2).strip(), match.group(1))
+            stack.append((index, True))
+            if zenn.group(1) == "details":
+                closers[len(stack)] = "</details>"
+            continue
+        inner = params[1:-1] if braced else "." + params
+        kept = bool(_KEPT.search(inner))
+        stack.append((index, kept))
+        classes = re.findall(r"(?:^|\s)\.([\w-]+)", inner)
+        if not kept and not (classes and all(_LAYOUT.match(c) for c in classes)):
+            origin = text.origin[index] if index < len(text.origin) else None
+            notes.add(origin, f"::: block {params} has no meaning here: its content was kept")
+    edits = []
+    offset = 0
+    for index, line in enumerate(original):
+        if index in drop:
+            edits.append((offset, offset + len(line), ""))
+        elif lines[index] != line:
+            edits.append((offset, offset + len(line), lines[index]))
+        offset += len(line) + 1
+    text.splice(edits)
+
+
+ZENN = re.compile(r"^(message|details)\b\s*(.*)$")
+
+
+def _zenn_open(kind: str, rest: str, colons: str) -> str:
+    if kind == "details":
+        return f"<details>\n<summary>{rest}</summary>\n"
+    return colons + (" {.callout-warning}" if rest == "alert" else " {.callout-note}")
+
+
+HUGO_CALLOUT = re.compile(
+    r"(?s)\{\{([<%])\s*(?:callout|alert|admonition|notice|hint)\s+['\"]?(\w+)['\"]?[^>%]*[>%]\}\}"
+    r"[ \t]*\n?(.*?)\{\{[<%]\s*/(?:callout|alert|admonition|notice|hint)\s*[>%]\}\}"
+)
+
+
+def hugo_callouts(text: Text, notes: PostNotes) -> None:
+    """``{{% callout note %}}...{{% /callout %}}`` (Wowchemy/Hugo Blox and kin) -> a callout."""
+
+    def callout(match: Match[str], line: int) -> str:
+        kind = callout_kind(match.group(2))
+        if kind is None:
+            notes.add(line, f"callout kind {match.group(2)!r} is a note here")
+            kind = "note"
+        return f"\n\n::: {{.callout-{kind}}}\n{match.group(3).strip()}\n:::\n\n"
+
+    text.sub(HUGO_CALLOUT, callout)

@@ -1,0 +1,84 @@
+"""One conversion per case: a post body from another tool in, this site's Markdown out.
+
+``tests/fixtures/import/<format>.md`` in markdown-it-py's fixture format (a
+title line, ``.``, the source body, ``.``, the expected body, ``.``). Each body
+is imported as a post of that format with only a title and a date; Hugo posts
+as from a site without goldmark's passthrough.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from markdown_it.utils import read_fixture_file
+
+from site_builder.importer import convert_post
+
+FIXTURES = Path(__file__).parent / "fixtures" / "import"
+SUFFIX = {"jekyll": ".md", "hugo": ".md", "quarto": ".qmd"}
+CASES = [
+    pytest.param(path.stem, text, expected, id=f"{path.stem}:{line}:{title}")
+    for path in sorted(FIXTURES.glob("*.md"))
+    for line, title, text, expected in read_fixture_file(path)
+]
+
+
+def body(fmt: str, source: str, tmp_path: Path) -> str:
+    post = tmp_path / f"post{SUFFIX[fmt]}"
+    post.write_text(f"---\ntitle: T\ndate: 2024-01-01\n---\n\n{source}", encoding="utf-8")
+    converted = convert_post(post, Path(post.name), fmt, [tmp_path], passthrough=False)
+    return converted.text.split("---\n", 2)[2].strip("\n") + "\n"
+
+
+@pytest.mark.parametrize(("fmt", "source", "expected"), CASES)
+def test_import_fixture(fmt: str, source: str, expected: str, tmp_path: Path) -> None:
+    assert body(fmt, source, tmp_path) == expected
+
+
+def test_unknown_block_is_reported_with_its_line(tmp_path: Path) -> None:
+    post = tmp_path / "post.qmd"
+    post.write_text("---\ntitle: T\ndate: 2024-01-01\n---\n\nA.\n\n::: {.my-box}\nB.\n:::\n")
+    notes = [str(n) for n in convert_post(post, Path("post.qmd"), "quarto", [tmp_path]).notes.notes]
+    assert notes == ["post.qmd:8: ::: block {.my-box} has no meaning here: its content was kept"]
+
+
+def test_bib_keys_a_citation_cannot_spell_are_renamed(tmp_path: Path) -> None:
+    (tmp_path / "refs.bib").write_text(
+        "@article{d'oro2022,\n  title={Poisoning $\\{$Semi-Supervised$\\}$ learning},\n}\n"
+    )
+    post = tmp_path / "post.md"
+    post.write_text(
+        "---\ntitle: T\ndate: 2024-01-01\nbibliography: refs.bib\n---\n\n"
+        'As shown <d-cite key="d\'oro2022"></d-cite>.\n'
+    )
+    converted = convert_post(post, Path("post.md"), "jekyll", [tmp_path])
+    assert "As shown [@doro2022]." in converted.text
+    assert "@article{doro2022," in converted.written["refs.bib"]
+    assert "Poisoning Semi-Supervised learning" in converted.written["refs.bib"]
+    assert any("d'oro2022 renamed doro2022" in str(n) for n in converted.notes.notes)
+
+
+def test_one_spelling_per_tag_across_an_import(tmp_path: Path) -> None:
+    """'Software Design' and 'software-design' would be two tags sharing one page."""
+    from site_builder.importer import import_posts
+
+    posts = tmp_path / "blog" / "content" / "post"
+    posts.mkdir(parents=True)
+    (tmp_path / "blog" / "hugo.toml").write_text("")
+    for name, tags in (("a", "[Software Design, software-design]"), ("b", "[software-design]")):
+        (posts / f"{name}.markdown").write_text(
+            f"---\ntitle: {name}\ndate: 2024-01-01\ntags: {tags}\n---\n\nText.\n"
+        )
+    import_posts(tmp_path / "blog", tmp_path / "out")
+    assert "tags:\n- Software Design\n---" in (tmp_path / "out" / "a.md").read_text()
+    assert "tags:\n- Software Design\n---" in (tmp_path / "out" / "b.md").read_text()
+
+
+def test_simple_title_math_is_written_in_unicode(tmp_path: Path) -> None:
+    """A title is text in the page header, the feed and the citation: no formula there."""
+    post = tmp_path / "2021-02-05-chi.md"
+    post.write_text('---\ntitle: "$\\\\chi$ triangles and $x_1$"\n---\n\nText.\n')
+    converted = convert_post(post, Path(post.name), "jekyll", [tmp_path])
+    assert "title: χ triangles and $x_1$\n" in converted.text
+    assert any("title math written as text" in str(n) for n in converted.notes.notes)
