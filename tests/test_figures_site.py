@@ -166,12 +166,27 @@ def base_url(public: Path) -> Iterator[str]:
         yield url
 
 
+# The layout shifts so far, and what moved (for the failure message).
 _CLS = """() => new Promise(resolve => {
     let total = 0;
+    const moved = [];
     new PerformanceObserver(list => {
-        for (const entry of list.getEntries()) if (!entry.hadRecentInput) total += entry.value;
+        for (const entry of list.getEntries()) {
+            if (entry.hadRecentInput) continue;
+            total += entry.value;
+            for (const source of entry.sources || []) {
+                const node = source.node;
+                const name = node && node.nodeType === 1
+                    ? node.tagName.toLowerCase() + (node.id ? '#' + node.id : '')
+                      + (node.className ? '.' + node.className : '')
+                    : String(node && node.nodeName);
+                moved.push(`${name} at ${Math.round(entry.startTime)} ms: `
+                           + `${JSON.stringify(source.previousRect)} -> `
+                           + `${JSON.stringify(source.currentRect)}`);
+            }
+        }
     }).observe({type: 'layout-shift', buffered: true});
-    setTimeout(() => resolve(total), 300);
+    setTimeout(() => resolve({total, moved}), 300);
 })"""
 
 
@@ -197,7 +212,8 @@ def test_images_do_not_shift_the_layout(base_url: str, width: int) -> None:
         page_.evaluate("window.scrollTo(0, 0)")
         after = page_.evaluate("document.querySelector('#fig-loss').getBoundingClientRect().top")
         assert after == before
-        assert page_.evaluate(_CLS) == 0
+        shifts = page_.evaluate(_CLS)
+        assert shifts["total"] == 0, shifts["moved"]
         loaded = page_.eval_on_selector_all(
             "img", "imgs => imgs.map(i => i.complete && i.naturalWidth > 0)"
         )

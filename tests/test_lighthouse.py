@@ -2,21 +2,23 @@
 
 This site's post and index, mobile and desktop, must reach the score targets, and the
 figures site's post must not shift its layout as its images arrive. The audits run one
-at a time (two at once would share the CPU and skew the performance score) and are the
-longest piece of the suite: ``make test`` gives this module its own pytest-xdist worker
-and starts it first (``conftest.LONGEST_FIRST``). Scores go to
-``test-artifacts/lighthouse-scores.txt``.
+at a time, and alone: Lighthouse simulates a slow phone from the CPU time it observes,
+so any other work at the same time skews the performance score. Under pytest-xdist this
+module starts first (``conftest.LONGEST_FIRST``) and holds ``conftest.cpu_lock`` while
+the other worker waits. Scores go to ``test-artifacts/lighthouse-scores.txt``.
 """
 
 from __future__ import annotations
 
+import fcntl
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.browser import ARTIFACTS, LIGHTHOUSE, require_chromium, run_lighthouse
-from tests.conftest import ROOT, SITES, Sites
+from tests.conftest import ROOT, SITES, Sites, cpu_lock
 
 pytestmark = pytest.mark.browser
 
@@ -25,10 +27,13 @@ TARGETS = {"performance": 0.98, "accessibility": 1.0, "best-practices": 1.0, "se
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _tools() -> None:
+def _alone() -> Iterator[None]:
+    """The audits hold the CPU to themselves: the other worker waits (``conftest``)."""
     require_chromium()
     if not LIGHTHOUSE.exists():
         pytest.skip("Lighthouse is not installed: run `npm ci`")
+    with cpu_lock(fcntl.LOCK_EX):
+        yield
 
 
 def failing_audits(report: dict[str, Any], category: str) -> list[str]:
