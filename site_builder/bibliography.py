@@ -168,6 +168,38 @@ def _sentence_case(value: str) -> str:
     return ":".join(parts).strip()
 
 
+_MATH = re.compile(r"(?<!\\)\$(.+?)(?<!\\)\$")
+
+
+def _title(value: str) -> tuple[str, str]:
+    """A title as (plain text, HTML): sentence case outside math, ``$...$`` as MathML.
+
+    Each formula is held out as a braced placeholder first: braces keep BibTeX's case
+    change off it, and latexcodec would otherwise turn ``$\\Lambda$`` into a lower-case λ.
+    A formula that does not convert is shown as its LaTeX.
+    """
+    # Imported here: the Markdown stage imports this module for its Entry type.
+    from site_builder.markdown.math.engine import MathError
+    from site_builder.markdown.math.formula import render_formula
+
+    formulas: list[str] = []
+
+    def hold(match: re.Match[str]) -> str:
+        formulas.append(match.group(1))
+        return f"{{MATHHELD{len(formulas) - 1}Z}}"
+
+    text = _sentence_case(_MATH.sub(hold, value))
+    html = escape(text)
+    for index, latex in enumerate(formulas):
+        try:
+            mathml = render_formula(latex, display=False)[0]
+        except MathError:
+            mathml = escape(f"${latex}$")
+        text = text.replace(f"MATHHELD{index}Z", latex)
+        html = html.replace(f"MATHHELD{index}Z", mathml)
+    return text, html
+
+
 def _colon_parts(value: str) -> list[str]:
     """``value`` split at each colon and space outside braces (``{A: B}`` is protected; a
     ratio such as ``3:1`` has no space and is not a break)."""
@@ -224,7 +256,7 @@ def _format(key: str, entry: Any) -> Entry:
         return _latex(fields[name]) if name in fields else ""
 
     short, listed = _authors(list(entry.persons.get("author") or entry.persons.get("editor", [])))
-    title = _sentence_case(fields["title"]) if "title" in fields else key
+    title, title_html = _title(fields["title"]) if "title" in fields else (key, escape(key))
     year = field("year") or "n.d."
     container = field("journal") or field("booktitle") or field("howpublished")
     publisher = field("publisher") or field("institution") or field("school")
@@ -244,9 +276,9 @@ def _format(key: str, entry: Any) -> Entry:
     shown_title = "" if not listed else title
     if shown_title:
         text_parts.append(f"{shown_title}.")
-        html_parts.append(f"<em>{escape(title)}</em>." if book else f"{escape(title)}.")
+        html_parts.append(f"<em>{title_html}</em>." if book else f"{title_html}.")
     elif not listed:
-        html_parts[0] = f"<em>{escape(title)}</em> ({escape(year)})."
+        html_parts[0] = f"<em>{title_html}</em> ({escape(year)})."
     if container:
         lead = "In " if entry.type.lower() in ("inproceedings", "incollection", "inbook") else ""
         extra = f" ({', '.join(details)})" if details else ""

@@ -154,7 +154,7 @@ def test_check_warns_about_leftovers_with_page_and_source_line(
         "\\begin{equation} x \\end{equation}\n\n"
         "A stray $ $x$ and code `{% not this %}`.\n\n"
         "<p>Raw $\\mathbf{x}_1$ here, $5 and $10 there.</p>\n\n"
-        "::: {.my-box}\nBoxed.\n:::\n"
+        "::: {.my-box width=}\nBoxed.\n:::\n"  # attributes that do not parse: no div
     )
     status = main(["-C", str(site), "check", "-q"])
     err = capsys.readouterr().err

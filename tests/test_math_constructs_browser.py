@@ -24,7 +24,8 @@ title: Constructs
 date: 2026-01-01
 ---
 
-A prime $f'(x)$, bold $\boldsymbol{\theta}$, upright $\mathrm{d}x$ and $x \sim p$.
+A prime $f'(x)$, bold $\boldsymbol{\theta}$, upright $\mathrm{d}x$ and $x \sim p$,
+boxed $\boxed{x + 1}$ and cancelled $\cancel{a + b}$.
 
 $$
 \operatorname*{arg\,max}_{x} f(x)
@@ -71,7 +72,14 @@ MEASURE = """() => {
     .filter(t => /^\\(.*\\)$/.test(t.textContent)).map(t => ({text: t.textContent, ...box(t)})));
   const rule = [...displays[3].querySelectorAll('mtd')]
     .map(td => getComputedStyle(td).borderRightStyle);
-  return {column, argmax: ink(displays[0]), equation: ink(displays[1]), numbers,
+  const enclosed = notation => {
+    const e = document.querySelector(`menclose[notation="${notation}"]`);
+    const strike = e.querySelector('[class^="menclose-"]');
+    return {...box(e), border: getComputedStyle(e).borderTopWidth,
+            strike: strike && {...box(strike), image: getComputedStyle(strike).backgroundImage}};
+  };
+  return {boxed: enclosed('box'), cancelled: enclosed('updiagonalstrike'),
+          column, argmax: ink(displays[0]), equation: ink(displays[1]), numbers,
           f: box(f), prime: box(prime), rule, target: !!document.getElementById('eq-energy')};
 }"""
 
@@ -123,3 +131,13 @@ def test_prime_is_beside_its_base_at_a_readable_size(measured: dict[str, Any]) -
 
 def test_array_rule_is_drawn(measured: dict[str, Any]) -> None:
     assert measured["rule"] == ["none", "solid", "none"] * 2
+
+
+def test_boxed_and_cancelled_are_drawn(measured: dict[str, Any]) -> None:
+    """math-core's <menclose> is not MathML Core: the site's CSS draws the box and strike."""
+    boxed, cancelled = measured["boxed"], measured["cancelled"]
+    assert float(boxed["border"].removesuffix("px")) >= 1, boxed
+    strike = cancelled["strike"]
+    assert "linear-gradient" in strike["image"], strike
+    for edge in ("left", "right", "top", "bottom"):  # the strike covers what it cancels
+        assert abs(strike[edge] - cancelled[edge]) < 1, (edge, strike, cancelled)

@@ -247,6 +247,21 @@ def test_apa_titles_keep_the_capital_after_a_colon() -> None:
     assert _sentence_case("A {Note: Kept} Ratio of 3:1 Here") == "A Note: Kept ratio of 3:1 here"
 
 
+def test_math_in_a_title_is_set_as_math_and_keeps_its_case() -> None:
+    """A .bib title's ``$...$`` is MathML in the References, untouched by the case change."""
+    from site_builder.bibliography import parse
+
+    bib = r"""@article{a, author = {Ann Lee}, year = {2020}, journal = {J},
+      title = {Learning $\Lambda$-Returns in $O(\sqrt{T})$ Steps}}"""
+    entry = parse(bib, "refs.bib")["a"]
+    assert "Learning \\Lambda-returns in O(\\sqrt{T}) steps." in entry.text
+    assert "$" not in entry.html
+    assert (
+        '<mi mathvariant="normal">Λ</mi>' in entry.html
+        and "<msqrt><mi>T</mi></msqrt>" in entry.html
+    )
+
+
 def test_the_feed_carries_the_references(scholar: Path) -> None:
     """The feed's entry is the whole post: its References list too, not only the page's."""
     import feedparser

@@ -118,9 +118,10 @@ def _link_references(state: StateCore) -> None:
 
 def _has_references(children: list[Token]) -> bool:
     """Most paragraphs refer to nothing; rebuilding their tokens costs time and changes
-    nothing, so look for anything ``_resolve`` would act on first."""
+    nothing, so look for anything ``_resolve`` would act on first. "ef{", not "ref{": the
+    inline parser may have split ``\\ref{x}`` into ``\\r`` and ``ef{x}``."""
     return any(
-        child.type == "cite" or ("ref{" in child.content and child.type != "code_inline")
+        child.type == "cite" or ("ef{" in child.content and child.type != "code_inline")
         for child in children
     )
 

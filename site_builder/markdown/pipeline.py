@@ -19,6 +19,7 @@ from site_builder.markdown import (
     MarkdownContext,
     Rendered,
     code,
+    divs,
     footnotes,
     headings,
     images,
@@ -59,6 +60,7 @@ def create_parser(raw_html: bool = True) -> MarkdownIt:
     md.use(image_figures_plugin)
     md.use(callouts_plugin)
     md.use(theorems_plugin)
+    md.use(divs.divs_plugin)  # after every extension that claims ::: blocks of its own
     # After every extension that numbers targets (equations, tables, figures):
     # cross-references resolve first, then what is left of the citations.
     md.use(crossrefs_plugin)

@@ -17,16 +17,18 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
+from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 from mdit_py_plugins.dollarmath import dollarmath_plugin
+from mdit_py_plugins.dollarmath.index import math_inline_dollar
 
 from site_builder.markdown.crossrefs import equation_id, is_crossref, register, state_of
 from site_builder.markdown.math.engine import Macros, MathError
@@ -43,17 +45,19 @@ _REF_IN_MATH = re.compile(r"\\(eqref|ref)\s*\{([^{}]*)\}")
 
 def math_plugin(md: MarkdownIt) -> None:
     """Use before ``crossrefs``: numbering registers targets that references resolve against."""
-    # allow_digits=False keeps "$5 and $10" as currency, as Pandoc does. No blank lines in
+    # Digits next to a "$" are settled by ``_currency_aware`` below. No blank lines in
     # display math, as in LaTeX: an unclosed $$ then stops at the paragraph's end, where it
     # is reported, instead of pairing with the next formula's $$ and swallowing the text.
     dollarmath_plugin(
         md,
         allow_space=False,
-        allow_digits=False,
+        allow_digits=True,
         allow_labels=True,
         allow_blank_lines=False,
         double_inline=True,
     )
+    rule = math_inline_dollar(allow_space=False, allow_digits=True, allow_double=True)
+    md.inline.ruler.at("math_inline", _currency_aware(rule))
     md.block.ruler.before("math_block", "math_block_attrs", _parse_block, {"alt": []})
     md.core.ruler.before("text_join", "math_prepare", _prepare)
     md.core.ruler.push("math_convert", _convert)
@@ -61,6 +65,26 @@ def math_plugin(md: MarkdownIt) -> None:
         md.add_render_rule(name, _render_inline)
     for name in BLOCKS:
         md.add_render_rule(name, _render_block)
+
+
+def _currency_aware(
+    rule: Callable[[StateInline, bool], bool],
+) -> Callable[[StateInline, bool], bool]:
+    """Wrap dollarmath's inline rule so that digits beside a ``$`` read as MathJax-era posts
+    mean them: ``5$x$``, ``$x$2`` and ``101$\\times$11`` are math, but a span that starts with
+    a digit and ends against one (``$5/$10``, ``US$5 and US$10``) is currency. dollarmath's
+    own ``allow_digits=False`` refuses all four; Pandoc refuses only a digit after the close."""
+
+    def parse(state: StateInline, silent: bool) -> bool:
+        start = state.pos
+        if not rule(state, True):
+            return False
+        end, state.pos = state.pos, start
+        if state.src[start:end].strip("$")[:1].isdigit() and state.src[end : end + 1].isdigit():
+            return False
+        return rule(state, silent)
+
+    return parse
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ and maps the construct onto one math-core handles the way LaTeX sets it:
   ``eqnarray`` (as ``align``, its middle column joined to the right one),
   ``alignat``/``flalign`` (as ``align``), ``smallmatrix`` (a script-size
   ``matrix``), and ``\substack`` (a ``subarray``);
+- MathJax's ``\require{..}`` (dropped) and ``\bbox[..]{..}`` (as ``\boxed``);
 - commands from other packages with a direct equivalent (``\mbox``, ``\pmb``,
   ``\mathbbm``, ``\intop``, amsmath's ``\dotsb``...), and ``\smash`` (its
   argument kept);
@@ -19,6 +20,10 @@ and maps the construct onto one math-core handles the way LaTeX sets it:
 - ``\\{ ... \\}`` (and ``\\|`` inline): braces and bars escaped twice for
   Markdown engines that eat one backslash, which MathJax and KaTeX draw as
   braces and bars; Markdown's ``\*``; and ``_`` in ``\text{...}``, a literal one;
+- ``\mathop{X}\limits_a^b``: math-core takes ``\limits`` only after its own
+  operators; the scripts are set under and over with ``\underset``/``\overset``
+  (``\nolimits`` after ``\mathop`` goes: math-core already sets them beside it);
+- a backslash ending a line (TeX's control space) as ``\ ``;
 - ``\\`` at the top of a display formula: LaTeX, MathJax and KaTeX break the
   line there; the lines are set as ``gathered`` (``aligned`` with ``&``). In
   inline math it is an error: math-core would drop it without a word.
@@ -143,6 +148,10 @@ _UNICODE = {"√": "\\surd ", "∴": "\\therefore ", "∵": "\\because ", "∁":
 _UNICODE_RE = re.compile("[" + "".join(_UNICODE) + "]")
 # Links and HTML attributes have no place in MathML here: their text stays, they go.
 _ATTRIBUTE = re.compile(r"\\(?:href|htmlClass|htmlId|htmlStyle|htmlData)\s*\{[^{}]*\}(?=\s*\{)")
+# MathJax's own: ``\require{ams}`` loads an extension (nothing to draw); ``\bbox[opts]{x}``
+# draws a box, set as amsmath's ``\boxed``.
+_REQUIRE = re.compile(r"\\require\s*\{[^{}]*\}")
+_BBOX = re.compile(r"\\bbox\s*(?:\[[^\]]*\])?\s*(?=\{)")
 _URL = re.compile(r"\\url\s*\{([^{}]*)\}")
 _MSKIP = re.compile(r"\\(mskip|mkern|kern|hskip)\s*\{([^{}]*)\}")
 _DROPPED = re.compile(
@@ -171,6 +180,11 @@ _DOUBLED = re.compile(r"\\\\([{}])")
 _INLINE_DOUBLED = re.compile(r"\\\\([{}|])")
 _ESCAPED_STAR = re.compile(r"\\\*")
 _TEXT = re.compile(r"\\(?:text|textrm|textbf|textit|textsf|texttt|mbox|emph)\s*\{")
+_MATHOP = re.compile(r"\\mathop\s*\{")
+_LIMITS = re.compile(r"\s*\\(no)?limits(?![A-Za-z])")
+_SCRIPT = re.compile(r"\s*([_^])\s*(\\[A-Za-z]+|\\.|[^{\s\\])?")
+# A backslash that ends a line, after an even number of them (``\\`` is a row break).
+_CONTROL_SPACE = re.compile(r"(?<!\\)((?:\\\\)*)\\[\n\t]")
 
 
 def rewrite(source: Source, display: bool) -> None:
@@ -204,6 +218,8 @@ def rewrite_common(source: Source) -> None:
     source.sub(_DROPPED, lambda m: "")
     source.sub(_UNICODE_RE, lambda m: _UNICODE[m.group()])
     source.sub(_ATTRIBUTE, lambda m: "")
+    source.sub(_REQUIRE, lambda m: "")
+    source.sub(_BBOX, lambda m: "\\boxed")
     source.sub(_URL, lambda m: "\\texttt{" + _TEXT_SPECIAL.sub(_text_escape, m.group(1)) + "}")
     source.sub(_MSKIP, lambda m: f"\\{m.group(1)} {m.group(2)}")
     source.sub(_VERB, lambda m: "\\texttt{" + _TEXT_SPECIAL.sub(_text_escape, m.group(2)) + "}")
@@ -217,15 +233,27 @@ def rewrite_common(source: Source) -> None:
     source.edit(_text_underscores(source.text))
     source.edit(_math_in_text(source.text))
     source.sub(_EQNARRAY, _eqnarray)
+    source.edit(_mathop_limits(source.text))
+    source.sub(_CONTROL_SPACE, lambda m: m.group(1) + "\\ ")
 
 
 # Anything a rewrite above acts on; a formula without any is left as it is.
-_TRIGGER_NAMES = {*_COMMANDS, *SIZES, "allowbreak", "global", "mathclap", "mathllap", "mathrlap"}
+_TRIGGER_NAMES = {
+    *_COMMANDS,
+    *SIZES,
+    "require",
+    "bbox",
+    "allowbreak",
+    "global",
+    "mathclap",
+    "mathllap",
+    "mathrlap",
+}
 _TRIGGER = re.compile(
-    r"\\(?:\\|\*|begin|end|left|right|middle|color|textcolor|smash|substack|verb|url|href|"
+    r"\\(?:\\|\*|mathop|begin|end|left|right|middle|color|textcolor|smash|substack|verb|url|href|"
     r"html[A-Z][a-z]+|mskip|mkern|kern|hskip|colorbox|fcolorbox|text[a-z]*|mbox|emph|clap|"
     r"llap|rlap|" + "|".join(sorted(_TRIGGER_NAMES, key=len, reverse=True)) + r")(?![A-Za-z])"
-    r"|\\[A-Za-z]+\*|[" + "".join(_UNICODE) + "]"
+    r"|\\[A-Za-z]+\*|\\[\n\t]|[" + "".join(_UNICODE) + "]"
 )
 
 
@@ -306,6 +334,34 @@ def _math_in_text(text: str) -> list[Edit]:
             continue  # an odd number of $: math-core says what is wrong
         pieces = [p if i % 2 else (f"{command}{{{p}}}" if p else "") for i, p in enumerate(parts)]
         edits.append((match.start(), close + 1, "{" + "".join(pieces) + "}"))
+    return edits
+
+
+def _mathop_limits(text: str) -> list[Edit]:
+    """``\\mathop{X}\\limits_{a}^{b}`` as ``\\overset{b}{\\underset{a}{\\mathop{X}}}``."""
+    edits: list[Edit] = []
+    for match in _MATHOP.finditer(text):
+        close = group_end(text, match.end() - 1)
+        limits = _LIMITS.match(text, close + 1) if close is not None else None
+        if close is None or limits is None or (edits and match.start() < edits[-1][1]):
+            continue
+        operator, end = text[match.start() : close + 1], limits.end()
+        if limits.group(1):  # \nolimits: what math-core does anyway
+            edits.append((close + 1, end, ""))
+            continue
+        scripts: dict[str, str] = {}
+        while (script := _SCRIPT.match(text, end)) and script.group(1) not in scripts:
+            if script.group(2):
+                scripts[script.group(1)], end = script.group(2), script.end()
+            elif (arg_end := group_end(text, script.end())) is not None:
+                scripts[script.group(1)], end = text[script.end() + 1 : arg_end], arg_end + 1
+            else:
+                break
+        if "_" in scripts:
+            operator = f"\\underset{{{scripts['_']}}}{{{operator}}}"
+        if "^" in scripts:
+            operator = f"\\overset{{{scripts['^']}}}{{{operator}}}"
+        edits.append((match.start(), end, operator))
     return edits
 
 
