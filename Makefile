@@ -38,10 +38,13 @@ QUIETLY = quietly() { log=$$(mktemp); if "$$@" >"$$log" 2>&1; then rm -f "$$log"
 
 .PHONY: build test test-fast test-torch lint-workflows serve check bench fuzz lint clean
 
+# A site whose posts draw plots (plot="plots.py:f") needs Matplotlib, the `plots` extra.
+PLOTS_EXTRA := $(if $(shell grep -rlsI --include='*.md' 'plot=' content 2>/dev/null),[plots])
+
 $(STAMP): pyproject.toml
 	@echo "Setting up $(VENV) with $(if $(UV),uv,pip) (quiet unless something fails)"
 	@$(QUIETLY) $(MAKE_VENV)
-	@$(QUIETLY) $(INSTALL) -e .
+	@$(QUIETLY) $(INSTALL) -e '.$(PLOTS_EXTRA)'
 	@touch $@
 
 $(TEST_STAMP): $(STAMP) pyproject.toml

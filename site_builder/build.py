@@ -30,6 +30,8 @@ from site_builder.markdown import Rendered
 from site_builder.model import Post, Site, build_site, make_post, sort_posts
 from site_builder.postwork import Neighbour, PostJob, PostSummary
 from site_builder.sitefiles import files_under
+from site_builder.widgets import fingerprints as widget_fingerprints
+from site_builder.widgets import write_assets as write_widget_assets
 from site_builder.workers import PARALLEL_THRESHOLD, Workers
 from site_builder.writer import Output, staged_output
 
@@ -79,10 +81,12 @@ def plan_jobs(
         named: bibliography.content_key(named, config.root)
         for named in sorted({source.bibliography for source in ordered}, key=str)
     }
+    widget_keys = {spec.name: spec.fingerprint for spec in config.widgets}
     context = hash_parts(
         version,
         config_key,
         template,
+        widget_fingerprints(config.widgets),
         *(f"{named}={key}" for named, key in bib_keys.items()),
         "\n".join(f"{s.path.as_posix()}\0{s.slug}\0{s.title}" for s in ordered),
     )
@@ -116,6 +120,7 @@ def plan_jobs(
                 bib_keys[source.bibliography],
                 repr(config.math_macros),
                 repr(source.math_macros),
+                *(f"{name}={widget_keys.get(name)}" for name in source.widgets),
             )
             page_key = hash_parts(
                 version,
@@ -163,12 +168,13 @@ def _neighbour(ordered: list[content.SourcePost], index: int) -> Neighbour | Non
     return None
 
 
-_SIZED = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".svg"})
+# Images (the page carries their width and height) and Python (a plot's source).
+_SIZED = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".svg", ".py"})
 
 
 def _bundle_stamp(rel: str, file: Path) -> str:
-    """A bundle file's name, and for an image its size and time: the page carries the image's
-    width and height, so a replaced image must re-render the post."""
+    """A bundle file's name, and for an image or a plot's Python its size and time: a
+    replaced image or an edited plot must re-render the post."""
     if file.suffix.lower() not in _SIZED:
         return rel
     stat = file.stat()
@@ -507,6 +513,7 @@ class SiteOutputs:
             "".join(sorted(chars)),
             *(f"{rel}:{st.st_size}:{st.st_mtime_ns}" for rel, st in statics),
             f"{font}:{font.stat().st_mtime_ns}" if font else "no font",
+            widget_fingerprints(self.config.widgets),
         )
         self._group("listings", listing, self._write_listings)
         self._group("feed", feed, self._write_feed)
@@ -576,4 +583,5 @@ class SiteOutputs:
 
     def _write_assets(self, chars: frozenset[str]) -> None:
         assets.write_assets(self.config.root, self.output, chars, self.cache, self.early_font)
+        write_widget_assets(self.config.root, self.config.widgets, self.output)
         self.output.write(".nojekyll", "")

@@ -57,8 +57,15 @@ def _parser() -> argparse.ArgumentParser:
         "--open", action="store_true", help="open the site in the desktop's browser once built"
     )
 
-    new_cmd = commands.add_parser("new", help="start a draft post: content/posts/<slug>.md")
-    new_cmd.add_argument("title", help='the post\'s title, e.g. "My title"')
+    new_cmd = commands.add_parser(
+        "new", help="start a draft post (content/posts/<slug>.md) or, with --widget, a widget"
+    )
+    new_cmd.add_argument("title", nargs="?", help='the post\'s title, e.g. "My title"')
+    new_cmd.add_argument(
+        "--widget",
+        metavar="NAME",
+        help="make widgets/NAME/ instead: a working interactive figure to edit",
+    )
     new_cmd.add_argument(
         "--bundle",
         action="store_true",
@@ -236,8 +243,17 @@ def run_new(args: argparse.Namespace) -> int:
     from site_builder.config import load_config
 
     config = load_config(args.root.resolve())
-    from site_builder.new import new_post
+    from site_builder.new import new_post, new_widget
 
+    if args.widget:
+        folder = new_widget(config, args.widget)
+        print(f"Created {folder.relative_to(config.root)}/ (widget.py, widget.js, fallback.html)")
+        print(f'Use it in a post: ::: {{#fig-{args.widget} widget="{args.widget}"}} Caption. :::')
+        return 0
+    if not args.title:
+        from site_builder.errors import BuildError
+
+        raise BuildError("new", None, 'give a title (site-builder new "My title") or --widget NAME')
     path = new_post(config, args.title, bundle=args.bundle)
     print(f"Created {path.relative_to(config.root)} (a draft)")
     print("Preview it with `site-builder serve --drafts`; delete `draft: true` to publish it.")

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from site_builder.errors import BuildError
+from site_builder.widgets import WidgetSpec, discover
 
 KNOWN_KEYS = {
     "title",
@@ -53,6 +54,9 @@ class SiteConfig:
     toc_depth: int = 3  # ``toc-depth``: the deepest heading level listed
     # ``search: true``: a Pagefind index and a search page (see site_builder/search.py).
     search: bool = False
+    # ``widgets/<name>/`` folders (see site_builder/widgets.py). Not in ``key`` or ``repr``:
+    # a post's render key names the widgets it uses, so an edited widget re-renders only those.
+    widgets: tuple[WidgetSpec, ...] = field(default=(), repr=False, compare=False)
 
     @property
     def base_path(self) -> str:
@@ -144,6 +148,7 @@ def load_config(root: Path, cache_dir: Path | None = None) -> SiteConfig:
         language=str(data.get("language", "en")),
         timezone=tz,
         raw_html=bool(data.get("raw_html", True)),
+        widgets=discover(root),
     )
 
 

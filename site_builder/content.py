@@ -67,6 +67,9 @@ class SourcePost:
     tags_line: int = 1
     toc: bool | None = None  # ``toc:``; None: site.yaml's choice
     toc_depth: int | None = None  # ``toc-depth:``; None: site.yaml's
+    # Names after ``widget=`` in the body (a superset of the widgets the post shows): its
+    # render key includes those widgets' fingerprints, so editing one re-renders its posts.
+    widgets: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -253,6 +256,14 @@ def split_front_matter(text: str, path: Path) -> tuple[str, str, int]:
     raise BuildError(path, 1, "front matter is not closed: add a '---' line after it")
 
 
+_WIDGET_USE = re.compile(r"""\bwidget\s*=\s*["']?([\w-]+)""")
+
+
+def widgets_named(body: str) -> tuple[str, ...]:
+    """Every widget name the body mentions, sorted (see ``SourcePost.widgets``)."""
+    return tuple(sorted(set(_WIDGET_USE.findall(body)))) if "widget" in body else ()
+
+
 def parse_post(
     text: str, path: Path, config: SiteConfig, known: FileRecord | None = None
 ) -> tuple[SourcePost, list[BuildWarning]]:
@@ -266,7 +277,11 @@ def parse_post(
     front_hash = _hash(front)
     if known is not None and known.post.front_hash == front_hash and known.post.path == path:
         reused = dataclasses.replace(
-            known.post, body=body, body_line=body_line, body_hash=_hash(body)
+            known.post,
+            body=body,
+            body_line=body_line,
+            body_hash=_hash(body),
+            widgets=widgets_named(body),
         )
         return reused, list(known.warnings)
     from site_builder.yamlload import load_yaml  # only when front matter must be parsed
@@ -355,6 +370,7 @@ def parse_post(
         body=body,
         body_line=body_line,
         body_hash=_hash(body),
+        widgets=widgets_named(body),
         bundle_dir=(config.root / path.parent) if path.name == "index.md" else None,
         bibliography=(
             Path(os.path.normpath(path.parent / data["bibliography"].strip()))

@@ -8,6 +8,10 @@ the moment it existed would go live with "Write here." as its text. ``serve
 ``--bundle`` makes the folder form, ``content/posts/<slug>/index.md``, which a
 post needs for images or a ``bibliography:`` file beside it.
 
+``--widget NAME`` starts a widget instead: ``widgets/<name>/`` with a
+``widget.py``, ``widget.js`` and ``fallback.html`` that already work together
+(a slider over values computed at build time), to be edited into the real one.
+
 The date is "today" in the site's time zone (``site.yaml``), not the
 machine's, so a post started late in the evening is not dated tomorrow; the
 same clock as the build's (``SOURCE_DATE_EPOCH`` pins it), so it is due at once.
@@ -63,3 +67,69 @@ def new_post(
     with path.open("x", encoding="utf-8") as file:  # "x": never clobber, even in a race
         file.write(post_text(title, today))
     return path
+
+
+WIDGET_PY = '''"""Widget "{name}": the data its figure shows, computed when the site is built.
+
+A post uses it as ``::: {{#fig-x widget="{name}" count=5}}`` (the block's text is the
+caption). The build calls data() with the figure's other attributes as strings and
+writes what it returns, as JSON, beside the page; fallback.html renders it for
+readers without JavaScript and widget.js makes it interactive.
+"""
+
+from collections.abc import Mapping
+from typing import Any
+
+
+def data(params: Mapping[str, str]) -> dict[str, Any]:
+    numbers = range(1, int(params.get("count", "5")) + 1)
+    return {{"labels": [f"x{{i}}" for i in numbers], "squares": [i * i for i in numbers]}}
+'''
+
+WIDGET_JS = """// Widget "{name}": the site's loader calls mount() once per figure, with the
+// figure element and the JSON that widget.py's data() returned. The fallback
+// (fallback.html) is already on the page: enhance it rather than replace it.
+export default function mount(figure, data) {{
+  const output = figure.querySelector(".{name}-value");
+  const slider = document.createElement("input");
+  slider.type = "range";
+  slider.min = "0";
+  slider.max = String(data.squares.length - 1);
+  slider.value = "0";
+  slider.setAttribute("aria-label", "Which value");
+  slider.addEventListener("input", () => {{
+    const i = Number(slider.value);
+    output.textContent = `${{data.labels[i]}} = ${{data.squares[i]}}`;
+  }});
+  output.before(slider);
+}}
+"""
+
+FALLBACK_HTML = """{{#- What the figure shows without JavaScript: `data` is what data() returned,
+    `params` the figure's attributes. Autoescaped, like the site's templates. -#}}
+<p class="{name}">
+<output class="{name}-value">{{{{ data.labels[0] }}}} = {{{{ data.squares[0] }}}}</output>
+</p>
+"""
+
+
+def new_widget(config: SiteConfig, name: str) -> Path:
+    """Create ``widgets/<name>/`` with a working widget; refuse an existing one or a bad name."""
+    from site_builder.widgets import FOLDER, NAME
+
+    if not NAME.fullmatch(name):
+        message = "a widget's name is lower-case letters, digits and hyphens, e.g. loss-slider"
+        raise BuildError("new", None, message)
+    folder = config.root / FOLDER / name
+    if folder.exists():
+        raise BuildError(
+            folder.relative_to(config.root), None, "already exists; choose another name"
+        )
+    folder.mkdir(parents=True)
+    for file, text in (
+        ("widget.py", WIDGET_PY),
+        ("widget.js", WIDGET_JS),
+        ("fallback.html", FALLBACK_HTML),
+    ):
+        (folder / file).write_text(text.format(name=name), encoding="utf-8")
+    return folder

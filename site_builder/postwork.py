@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from site_builder import bibliography, content, fonts, pages
+from site_builder import bibliography, content, fonts, pages, plots, widgets
 from site_builder.cache import Cache, dump_entry
 from site_builder.config import SiteConfig
 from site_builder.content import SourcePost
@@ -139,6 +139,8 @@ def render_markdown(
         bibliography=load_bibliography(source, config, cache),
         citation_style=config.citation_style,
         macros=tuple({**dict(config.math_macros), **dict(source.math_macros)}.items()),
+        widgets=widgets.runners(config.widgets, config.root, cache),
+        plot=plots.runner(source, config.root, cache),
     )
     return render(source.body, ctx)
 

@@ -260,7 +260,7 @@ def build_once(root: Path, out: Path, base_url: str, drafts: bool) -> str | None
 def watch(
     root: Path, on_change: Callable[[str], None], stop: threading.Event
 ) -> list[threading.Thread]:
-    """Watch content/, templates/, static/ (recursively) and site.yaml; call ``on_change``."""
+    """Watch content/, templates/, static/, widgets/ (recursively) and site.yaml."""
 
     def loop(
         paths: list[Path], recursive: bool, keep: Callable[[watchfiles.Change, str], bool]
@@ -278,7 +278,8 @@ def watch(
             shown = {path for path in touched if path.exists()} or touched
             on_change(", ".join(sorted(path.relative_to(root).as_posix() for path in shown)))
 
-    dirs = [root / name for name in ("content", "templates", "static") if (root / name).is_dir()]
+    names = ("content", "templates", "static", "widgets")
+    dirs = [root / name for name in names if (root / name).is_dir()]
     plans: list[tuple[list[Path], bool, Callable[[watchfiles.Change, str], bool]]] = [
         ([root], False, lambda _change, path: Path(path).name == "site.yaml"),
     ]

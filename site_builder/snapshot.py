@@ -4,7 +4,7 @@ Without it, a rebuild with nothing to do still imported the renderers and walked
 the site model of every post to find nothing changed, most of a no-op's time.
 After a successful build the CLI saves a snapshot: the size and modification
 time of every input the build could have read (``site.yaml`` and every file
-under ``content/``, ``templates/``, ``static/`` and ``fonts/``, including the
+under ``content/``, ``templates/``, ``static/``, ``fonts/`` and ``widgets/``, including the
 font shipped with the package), the code version, the options that shape the
 output, when the next scheduled post falls due, and the size and modification
 time of every file written. The next run compares; if nothing differs, the
@@ -28,7 +28,13 @@ from typing import Any
 from site_builder.clock import reference_seconds
 from site_builder.version import PACKAGE, code_version
 
-WATCHED = ("content", "templates", "static", "fonts")  # content first: see content_changed
+WATCHED = (
+    "content",
+    "templates",
+    "static",
+    "fonts",
+    "widgets",
+)  # content first: see content_changed
 STAGING_PREFIX = ".staging-"  # writer.STAGING_PREFIX: an interrupted build leaves these
 
 

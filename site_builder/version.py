@@ -28,6 +28,7 @@ LIBRARIES = (
     "linkify-it-py",
     "pybtex",
     "latexcodec",
+    "matplotlib",  # plots' SVG (site_builder/plots.py)
 )
 
 

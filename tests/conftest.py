@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SITES = ROOT / "tests" / "sites"
 MINIMAL = SITES / "minimal"  # one good post: the base the error and hardening cases edit
 # The sites whose every page the W3C Nu checker reads (``Sites.html_errors``).
-VALIDATED = (ROOT, SITES / "kitchen", SITES / "scholar", SITES / "figures")
+VALIDATED = (ROOT, SITES / "kitchen", SITES / "scholar", SITES / "figures", SITES / "widgets")
 
 
 def make_site(dest: Path, source: Path = MINIMAL) -> Path:

@@ -1,4 +1,8 @@
-"""The NumPy attention module against torch, and the temperature figure's exported data."""
+"""The NumPy attention module against torch, and the temperature figure's exported data.
+
+Both live in the site, as the widget ``widgets/attention-temperature/`` (``attention.py``
+beside ``widget.py``), and are imported from there as the build imports them.
+"""
 
 from __future__ import annotations
 
@@ -10,8 +14,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from site_builder import temperature
-from site_builder.attention import attention, entropy_bits, softmax
+from site_builder import widgets
+from tests.conftest import ROOT
+
+temperature = widgets.load_module(ROOT, "attention-temperature")
+_attention = widgets.load_module(ROOT, "attention-temperature", "attention")
+attention, entropy_bits, softmax = _attention.attention, _attention.entropy_bits, _attention.softmax
+DATA_FILE = "attention-temperature.json"
 
 SHAPE = (2, 4, 128, 64)  # the seed's check.py: (batch, heads, n, d)
 LOG2_7 = math.log2(7)
@@ -150,7 +159,15 @@ def test_weights_match_the_seed_torch_function() -> None:
 
 @pytest.fixture(scope="module")
 def data() -> dict:
-    return json.loads(temperature.compute().to_json())
+    return json.loads(widget_json())
+
+
+def widget_json() -> bytes:
+    """The figure's data file, made as the build makes it, from a fresh computation."""
+    temperature.compute.cache_clear()
+    widgets._MEMO.clear()
+    (spec,) = [s for s in widgets.discover(ROOT) if s.name == "attention-temperature"]
+    return widgets.run(spec, ROOT, {}).data
 
 
 def test_seven_visible_tokens_before_was(data: dict) -> None:
@@ -200,9 +217,8 @@ def test_cat_scores_highest(data: dict) -> None:
 
 
 def test_json_is_deterministic() -> None:
-    first = temperature.compute().to_json()
-    temperature.compute.cache_clear()
-    second = temperature.compute().to_json()
+    first = widget_json()
+    second = widget_json()
     assert first == second
     doc = json.loads(first)
     assert list(doc) == sorted(doc)
@@ -212,5 +228,5 @@ def test_json_is_deterministic() -> None:
 
 
 def test_build_writes_the_json_beside_the_post(built_site: Path) -> None:
-    written = built_site / "posts/attention-from-the-softmax-up" / temperature.DATA_FILE
-    assert written.read_bytes() == temperature.compute().to_json()
+    written = built_site / "posts/attention-from-the-softmax-up" / DATA_FILE
+    assert written.read_bytes() == widget_json()

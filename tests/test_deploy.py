@@ -30,7 +30,7 @@ WORKFLOW = ROOT / ".github" / "workflows" / "pages.yml"
 BIN = Path(sys.executable).parent
 EXPRESSION = re.compile(r"\$\{\{\s*([^}]*?)\s*\}\}")
 # What a checkout holds that `make build` reads (not the output, caches or the venv).
-CHECKOUT = ("Makefile", "pyproject.toml", "site.yaml", "content", "templates", "static")
+CHECKOUT = ("Makefile", "pyproject.toml", "site.yaml", "content", "templates", "static", "widgets")
 
 
 def test_actionlint_reports_nothing() -> None:

@@ -1,6 +1,6 @@
 """Write ``tests/data/sdpa_reference.json``: torch's scaled dot-product attention, recorded.
 
-``site_builder/attention.py`` is held to
+``widgets/attention-temperature/attention.py`` (the site's temperature widget) is held to
 ``torch.nn.functional.scaled_dot_product_attention``. Installing torch for every
 ``make test`` costs hundreds of megabytes (gigabytes with a CUDA wheel), so the
 comparison is split: this script records torch's outputs for a few small,

@@ -12,7 +12,7 @@ that know the source line of each block token; they report problems into
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from math import ceil  # not ``import math``: the ``math`` subpackage would shadow it
 from pathlib import Path
@@ -46,6 +46,57 @@ class MarkdownContext:
     # Math macros in force from the first formula: site.yaml's, then the front matter's,
     # as (name without backslash, LaTeX body).
     macros: tuple[tuple[str, str], ...] = ()
+    # The site's widgets by name (see ``site_builder.widgets``): a figure's
+    # ``widget="name"`` calls one with the figure's other attributes. Passed in, so this
+    # stage never imports a site's code.
+    widgets: Mapping[str, Callable[[Mapping[str, str]], WidgetOutput]] = field(
+        default_factory=dict, compare=False
+    )
+    # Runs ``plot="file.py:function"`` in the post's folder (see ``site_builder.plots``);
+    # None where the document has no folder of its own.
+    plot: Callable[[str, Mapping[str, str]], PlotOutput] | None = field(default=None, compare=False)
+
+
+class FigureError(Exception):
+    """A widget's or a plot's code failed. ``path``/``line`` point into the author's code
+    (not the post), so the message can name both."""
+
+    def __init__(self, message: str, path: Path | str | None = None, line: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.line = line
+
+
+@dataclass(frozen=True)
+class WidgetOutput:
+    """What a widget gives a figure: its no-JavaScript HTML, its data file beside the page,
+    and the site-relative URLs of its script (an ES module) and optional stylesheet."""
+
+    html: str
+    data_file: str
+    data: bytes
+    script: str
+    stylesheet: str | None = None
+
+
+@dataclass(frozen=True)
+class PlotOutput:
+    """A plot's SVG, light and (when the function takes ``dark``) dark."""
+
+    light: bytes
+    dark: bytes | None = None
+    size: tuple[int, int] | None = None  # CSS pixels, for the <img>'s width and height
+
+
+@dataclass(frozen=True)
+class Assets:
+    """What a page needs beside its HTML, so templates never search the HTML for it."""
+
+    math: bool = False  # MathML: the math font's stylesheet
+    code: bool = False  # highlighted code: the Pygments stylesheet
+    scripts: tuple[str, ...] = ()  # ES modules (site-relative), e.g. a widget's
+    stylesheets: tuple[str, ...] = ()  # site-relative
 
 
 @dataclass(frozen=True)
@@ -72,6 +123,7 @@ class Rendered:
     fragments: dict[tuple[str, ...], str] = field(default_factory=dict, compare=False)
     # The post's References list (the entries it cites), shown after the notes.
     references_html: str = ""
+    assets: Assets = Assets()
 
     @property
     def reading_minutes(self) -> int:
@@ -88,4 +140,14 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["Heading", "MarkdownContext", "Rendered", "create_parser", "render"]
+__all__ = [
+    "Assets",
+    "FigureError",
+    "Heading",
+    "MarkdownContext",
+    "PlotOutput",
+    "Rendered",
+    "WidgetOutput",
+    "create_parser",
+    "render",
+]

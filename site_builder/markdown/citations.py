@@ -30,7 +30,7 @@ from markdown_it.utils import OptionsDict
 
 from site_builder.bibliography import Entry
 from site_builder.markdown.crossrefs import is_crossref, text_token
-from site_builder.markdown.state import inline_lines, report
+from site_builder.markdown.state import inline_lines, needs, report
 
 # Pandoc's citation keys: a letter, digit or _ first, then internal punctuation.
 _KEY = r"[\w][\w:.#$%&+?<>~/-]*?"
@@ -122,7 +122,10 @@ def _resolve(state: StateCore) -> None:
             children.append(child)
         token.children = children
     if order and bibliography is not None:
-        env["references_html"] = _references([bibliography[k] for k in order], ctx.citation_style)
+        cited = [bibliography[k] for k in order]
+        env["references_html"] = _references(cited, ctx.citation_style)
+        if any("<math" in entry.html for entry in cited):  # a title's $...$ (bibliography)
+            needs(env, "math")
 
 
 def _cite(

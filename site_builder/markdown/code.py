@@ -18,7 +18,7 @@ from markdown_it.common.utils import escapeHtml, unescapeAll
 from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
-from site_builder.markdown.state import memoised
+from site_builder.markdown.state import memoised, needs
 
 if TYPE_CHECKING:
     from pygments.formatters import HtmlFormatter
@@ -90,6 +90,7 @@ def _render_fence(
     # ``f&ouml;&ouml;`` is the language ``föö``), as markdown-it's own fence renderer does.
     lang, attrs = parse_info(unescapeAll(token.info))
     body = memoised(env, ("code", lang, token.content), lambda: highlight_code(token.content, lang))
+    needs(env, "code")
     lang_class = f' class="language-{escapeHtml(lang)}"' if lang else ""
     pre = f'<pre class="highlight" tabindex="0"><code{lang_class}>{body}</code></pre>'
     filename = attrs.get("filename")

@@ -1,4 +1,4 @@
-"""Interactive figures: a ``:::`` container with a widget, numbered, and ``@fig-`` references.
+"""Figures made by code: a ``:::`` container with a widget or a plot, numbered, and ``@fig-``.
 
 Quarto's syntax, so posts move between tools::
 
@@ -6,20 +6,26 @@ Quarto's syntax, so posts move between tools::
     Caption text, with *Markdown* and $\\tau$.
     :::
 
+    ::: {#fig-loss plot="plots.py:loss_curve" steps=50}
+    Caption.
+    :::
+
 The body is the caption. Figures are numbered in document order ("Figure 1")
 through ``crossrefs``, which also turns ``@fig-temperature`` anywhere in the
 text into a link reading "Figure 1" (the same mechanism as equations and
-tables). The widget renders its no-JavaScript fallback into the page at
-build time and may emit data files beside the page (``env["files"]``); the
-page's script enhances the fallback.
+tables). The code behind a figure belongs to the site (``widgets/<name>/``) or
+the post (its folder's Python): this stage only calls what the context hands
+it (``MarkdownContext.widgets`` and ``.plot``) and turns a failure into an
+error at the author's line. A widget renders its no-JavaScript fallback into
+the page and its data beside it (``env["files"]``), and notes its script in
+``Rendered.assets``; a plot is an SVG beside the page.
 """
 
 from __future__ import annotations
 
-import functools
+import difflib
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any, cast
 
 from markdown_it import MarkdownIt
@@ -29,32 +35,12 @@ from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 from mdit_py_plugins.container import container_plugin
 
+from site_builder.errors import BuildError
+from site_builder.markdown import FigureError, PlotOutput, WidgetOutput
 from site_builder.markdown.attributes import braced_match, parse_attributes
 from site_builder.markdown.crossrefs import register
-from site_builder.markdown.state import report
-
-
-@dataclass(frozen=True)
-class Widget:
-    """What a widget contributes at build time: fallback HTML and files beside the page."""
-
-    html: str
-    files: dict[str, bytes]
-    data_src: str | None = None
-
-
-@functools.cache
-def _temperature_widget() -> Widget:
-    # Imported here: NumPy costs ~0.1 s at start-up, and most pages have no widget.
-    from site_builder import temperature
-
-    data = temperature.compute()
-    files = {temperature.DATA_FILE: data.to_json()}
-    return Widget(temperature.fallback_html(data), files, data_src=temperature.DATA_FILE)
-
-
-WIDGETS: dict[str, Callable[[], Widget]] = {"attention-temperature": _temperature_widget}
-
+from site_builder.markdown.images import alt_text
+from site_builder.markdown.state import needs, report, source_line
 
 _CONTAINER = "figure"
 _OURS = re.compile(r"(?:^|\s)(?:#fig-|\.figure(?=[\s}]|$))")
@@ -111,25 +97,87 @@ def _prepare_figure(env: dict[str, Any], tokens: list[Token], idx: int) -> None:
         report(env, token, f"cannot read figure attributes {token.info.strip()}")
         return
     ident, classes, attrs = parsed
-    known = ", ".join(sorted(WIDGETS))
+    widgets = env["ctx"].widgets
+    known = ", ".join(sorted(widgets))
     if ident is None or not ident.startswith("fig-"):
         report(env, token, "a figure needs an id starting with fig-, e.g. {#fig-name .figure}")
         return
     name = attrs.get("widget")
+    if "plot" in attrs:
+        _prepare_plot(env, tokens, idx, ident, classes, attrs)
+        return
     if name is None:
         _prepare_group(env, tokens, idx, ident, classes, known)
         return
-    if name not in WIDGETS:
-        report(env, token, f'unknown widget "{name}" in figure #{ident} (known: {known})')
+    if name not in widgets:
+        hint = _did_you_mean(name, sorted(widgets))
+        report(env, token, f'unknown widget "{name}" in figure #{ident}{hint}')
         return
     number = register(env, ident, token)
     if number is None:
         return
-    widget = WIDGETS[name]()
-    env.setdefault("files", {}).update(widget.files)
+    params = {key: value for key, value in attrs.items() if key != "widget"}
+    try:
+        widget: WidgetOutput = widgets[name](params)
+    except FigureError as exc:
+        report_code_error(env, token, f'widget "{name}" (figure #{ident})', exc)
+        return
+    env.setdefault("files", {})[widget.data_file] = widget.data
     css = " ".join(dict.fromkeys(["figure", "widget", *classes]))
     token.meta = {"id": ident, "number": number, "widget": name, "class": css, "build": widget}
     _hide_single_caption_paragraph(tokens, idx)
+
+
+def _prepare_plot(
+    env: dict[str, Any],
+    tokens: list[Token],
+    idx: int,
+    ident: str,
+    classes: list[str],
+    attrs: dict[str, str],
+) -> None:
+    """``plot="plots.py:loss"``: an SVG made by the post's own Python (``ctx.plot``)."""
+    token = tokens[idx]
+    make = env["ctx"].plot
+    spec = attrs["plot"]
+    if make is None:
+        message = f'plot="{spec}" needs the post in a folder with its Python beside it'
+        report(env, token, f"{message} (content/posts/<slug>/index.md)")
+        return
+    number = register(env, ident, token)
+    if number is None:
+        return
+    params = {key: value for key, value in attrs.items() if key not in ("plot", "fig-alt")}
+    try:
+        plot: PlotOutput = make(spec, params)
+    except FigureError as exc:
+        report_code_error(env, token, f'plot "{spec}" (figure #{ident})', exc)
+        return
+    files = env.setdefault("files", {})
+    made = {f"{ident}.svg": plot.light, **({f"{ident}-dark.svg": plot.dark} if plot.dark else {})}
+    for name in made.keys() & files.keys():  # #fig-a's dark variant and #fig-a-dark
+        report(env, token, f"figure #{ident} would write {name}, which another figure writes")
+    files.update(made)
+    css = " ".join(dict.fromkeys(["figure", "plot-figure", *classes]))
+    meta = {"id": ident, "number": number, "class": css, "plot": plot, "alt": attrs.get("fig-alt")}
+    token.meta = meta
+    _hide_single_caption_paragraph(tokens, idx)
+
+
+def _did_you_mean(name: str, known: list[str]) -> str:
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    if close:
+        return f' (did you mean "{close[0]}"?)'
+    return f" (known: {', '.join(known)})" if known else " (the site has no widgets/ folder)"
+
+
+def report_code_error(env: dict[str, Any], token: Token, what: str, exc: FigureError) -> None:
+    """An author's code failed: the error is at its own line when known, naming the post's."""
+    post = f"{env['ctx'].path}:{source_line(env, token)}"
+    if exc.path is None:
+        report(env, token, f"{what}: {exc.message}")
+        return
+    env["errors"].append(BuildError(exc.path, exc.line, f"{what} in {post}: {exc.message}"))
 
 
 def _prepare_group(
@@ -143,7 +191,8 @@ def _prepare_group(
         t.type == "image_figure_open" and t.level == token.level + 1 for t in tokens[idx:close]
     )
     if not panels:
-        message = f'figure #{ident} holds no images: add some, or a widget="..." (known: {known})'
+        hint = f" (known: {known})" if known else ""
+        message = f'figure #{ident} holds no images: add some, or a widget="..."{hint}'
         report(env, token, message)
         return
     if not token.meta.get("caption"):
@@ -177,13 +226,34 @@ def _render_container(
             f'<figure id="{escapeHtml(meta["id"])}" class="{escapeHtml(meta["class"])}">\n'
             '<div class="subfigures">\n'
         )
-    widget: Widget = meta["build"]
-    src = f' data-src="{escapeHtml(widget.data_src)}"' if widget.data_src else ""
     following = tokens[idx + 1]
     after_label = "" if following.nesting == -1 else " " if following.hidden else "\n"
+    label = f'<figcaption><span class="figure-label">Figure {meta["number"]}</span>{after_label}'
+    if "plot" in meta:
+        return _render_plot(tokens, idx, meta) + label
+    widget: WidgetOutput = meta["build"]
+    needs(env, "script", widget.script)
+    if widget.stylesheet:
+        needs(env, "stylesheet", widget.stylesheet)
+    src = f' data-src="{escapeHtml(widget.data_file)}"'
     return (
         f'<figure id="{escapeHtml(meta["id"])}" class="{escapeHtml(meta["class"])}"'
         f' data-widget="{escapeHtml(meta["widget"])}"{src}>\n'
-        f"{widget.html}"
-        f'<figcaption><span class="figure-label">Figure {meta["number"]}</span>{after_label}'
+        f"{widget.html}{label}"
     )
+
+
+def _render_plot(tokens: Sequence[Token], idx: int, meta: dict[str, Any]) -> str:
+    """The SVG as an image, with its dark variant as a ``<picture>`` source when there is one."""
+    plot: PlotOutput = meta["plot"]
+    ident = escapeHtml(meta["id"])
+    alt = meta["alt"]
+    if alt is None:
+        close = next(i for i in range(idx + 1, len(tokens)) if tokens[i].level == tokens[idx].level)
+        alt = alt_text([c for t in tokens[idx + 1 : close] for c in t.children or []])
+    size = f' width="{plot.size[0]}" height="{plot.size[1]}"' if plot.size else ""
+    img = f'<img src="{ident}.svg" alt="{escapeHtml(alt)}"{size} loading="lazy" decoding="async" />'
+    if plot.dark is not None:
+        dark = f'<source srcset="{ident}-dark.svg" media="(prefers-color-scheme: dark)" />'
+        img = f"<picture>{dark}{img}</picture>"
+    return f'<figure id="{ident}" class="{escapeHtml(meta["class"])}">\n{img}\n'

@@ -54,9 +54,9 @@ def image_figures_plugin(md: MarkdownIt) -> None:
 
 
 def is_group(token: Token) -> bool:
-    """A ``::: {#fig-x}`` block without a widget: a figure made of the images inside it."""
+    """A ``::: {#fig-x}`` block without a widget or a plot: a figure made of its images."""
     parsed = parse_attributes(token.info)
-    return parsed is not None and "widget" not in parsed[2]
+    return parsed is not None and "widget" not in parsed[2] and "plot" not in parsed[2]
 
 
 # --- core rule: lift captions out of images ------------------------------------------------
@@ -145,6 +145,10 @@ def _figure_tokens(image: Token, inline: Token, sub: bool) -> list[Token]:
     if ident:
         del image.attrs["id"]
     classes = str(image.attrs.pop("class", "")).split()
+    if "inline" in classes:  # ``{.inline}``: the SVG itself, not an <img> (see ``svg``)
+        classes.remove("inline")
+        image.meta["inline"] = True
+    image.meta["figure_id"] = ident
     image.children = []
     meta: dict[str, Any] = {"id": ident, "sub": sub, "classes": classes}
     level = inline.level - 1

@@ -34,6 +34,7 @@ from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
 from site_builder.markdown.state import inline_lines, report
+from site_builder.markdown.svg import SvgError, inline_svg
 
 # Attributes ``{...}`` may put on an image besides id and class; other tokens drop them.
 IMAGE_ATTRS = ("width", "height", "fig-alt")
@@ -146,6 +147,35 @@ def _check(state: StateCore) -> None:
                 size = image_size(resource_dir / relative)
                 if size is not None:
                     child.meta["size"] = size
+                if _wants_inline(child):
+                    _read_inline_svg(state.env, child, resource_dir / relative, line)
+
+
+def _wants_inline(image: Token) -> bool:
+    classes = str(image.attrs.get("class", "")).split()
+    if "inline" in classes:
+        image.attrs["class"] = " ".join(c for c in classes if c != "inline")
+        if not image.attrs["class"]:
+            del image.attrs["class"]
+        image.meta["inline"] = True
+    return bool(image.meta.get("inline"))
+
+
+def _read_inline_svg(env: Any, image: Token, path: Path, line: int | None) -> None:
+    """``{.inline}``: keep the file's bytes for the renderer, checked here (errors need the
+    line); only an SVG can be part of the page."""
+    if path.suffix.lower() != ".svg":
+        report(
+            env, None, f"image '{path.name}' is not an SVG: only SVG can be {{.inline}}", line=line
+        )
+        return
+    data = path.read_bytes()
+    try:
+        inline_svg(data, "check", "")
+    except SvgError as exc:
+        report(env, None, f"cannot inline '{path.name}': {exc}", line=line)
+        return
+    image.meta["svg"] = data
 
 
 def _inside(folder: Path, relative: str) -> bool:
@@ -182,6 +212,9 @@ def _render_image(
         words = caption.children if caption is not None else token.children
         alt = alt_text(words or [])
     token.attrs.pop("alt", None)  # the parser's, from the children without their math
+    if "svg" in meta:
+        count = env["inline_svgs"] = env.get("inline_svgs", 0) + 1
+        return inline_svg(meta["svg"], meta.get("figure_id") or f"svg{count}", str(alt))
     attrs: dict[str, str | int | float] = {"src": token.attrs.pop("src", ""), "alt": str(alt)}
     attrs.update(token.attrs)
     size: tuple[int, int] | None = meta.get("size")

@@ -15,6 +15,7 @@ from markdown_it.token import Token
 
 from site_builder.errors import BuildErrors, BuildWarning, Location
 from site_builder.markdown import (
+    Assets,
     Heading,
     MarkdownContext,
     Rendered,
@@ -89,6 +90,17 @@ def render(text: str, ctx: MarkdownContext) -> Rendered:
         warnings=tuple(_unused_footnotes(text, ctx, env.get("unused_footnotes", []))),
         files=tuple(sorted(env.get("files", {}).items())),
         fragments=env.get("fragments", {}),
+        assets=_assets(env.get("assets", {})),
+    )
+
+
+def _assets(wanted: dict[str, dict[str, None]]) -> Assets:
+    """``state.needs`` notes, in the order first needed (a page loads them in that order)."""
+    return Assets(
+        math="math" in wanted,
+        code="code" in wanted,
+        scripts=tuple(wanted.get("script", ())),
+        stylesheets=tuple(wanted.get("stylesheet", ())),
     )
 
 

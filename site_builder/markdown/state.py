@@ -63,3 +63,10 @@ def memoised(
         value = compute()
     used[key] = value
     return value
+
+
+def needs(env: MutableMapping[str, Any], kind: str, url: str = "") -> None:
+    """Note what the page needs (``"math"``, ``"code"``, or a ``"script"``/``"stylesheet"``
+    URL) as it is rendered: ``pipeline`` makes ``Rendered.assets`` from it."""
+    wanted: dict[str, dict[str, None]] = env.setdefault("assets", {})
+    wanted.setdefault(kind, {})[url] = None

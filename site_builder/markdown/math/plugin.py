@@ -33,7 +33,7 @@ from mdit_py_plugins.dollarmath.index import math_inline_dollar
 from site_builder.markdown.crossrefs import equation_id, is_crossref, register, state_of
 from site_builder.markdown.math.engine import Macros, MathError
 from site_builder.markdown.math.formula import Formula, rewrite_macros
-from site_builder.markdown.state import inline_lines, memoised, report, source_line
+from site_builder.markdown.state import inline_lines, memoised, needs, report, source_line
 
 BLOCKS = ("math_block", "math_block_label")
 INLINE = ("math_inline", "math_inline_double")
@@ -293,7 +293,10 @@ class _Finder:
 def _render_inline(
     self: Any, tokens: Sequence[Token], idx: int, options: OptionsDict, env: dict[str, Any]
 ) -> str:
-    return str(tokens[idx].meta["mathml"])
+    mathml = str(tokens[idx].meta["mathml"])
+    if mathml:
+        needs(env, "math")
+    return mathml
 
 
 def _render_block(
@@ -301,4 +304,7 @@ def _render_block(
 ) -> str:
     """A box that scrolls sideways when the formula is wider than the column."""
     mathml = tokens[idx].meta["mathml"]
-    return f'<div class="math-display">{mathml}</div>\n' if mathml else ""
+    if not mathml:
+        return ""
+    needs(env, "math")
+    return f'<div class="math-display">{mathml}</div>\n'

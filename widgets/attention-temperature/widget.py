@@ -1,4 +1,9 @@
-"""Data for the temperature-slider figure: one query, "was", over a grid of temperatures.
+"""The temperature-slider figure's data: one query, "was", over a grid of temperatures.
+
+This is the site's widget ``attention-temperature`` (see the README's "Writing a
+widget"): the build calls :func:`data` and writes its JSON beside the post,
+``fallback.html`` shows the weights at τ = 1 without JavaScript, and
+``widget.js`` adds the slider.
 
 The sentence is "The cat that chased the mouse yesterday was tired after the
 long chase". The query "was" needs its subject, and the subject is "cat", six
@@ -41,17 +46,15 @@ write the same bytes.
 
 from __future__ import annotations
 
-import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from html import escape
+from typing import Any
 
 import numpy as np
 
-from site_builder.attention import attention, entropy_bits
-
-DATA_FILE = "attention-temperature.json"
+from .attention import attention, entropy_bits
 
 TOKENS = (
     "The", "cat", "that", "chased", "the", "mouse", "yesterday",
@@ -96,9 +99,9 @@ class TemperatureData:
     entropy: tuple[float, ...]  # bits, per τ
     tau_one: int
 
-    def to_json(self) -> bytes:
-        """Sorted keys, compact separators, rounded floats: the same bytes on every build."""
-        doc = {
+    def to_dict(self) -> dict[str, Any]:
+        """Rounded floats (the build writes sorted keys, compact): the same bytes every build."""
+        return {
             "tokens": list(self.tokens),
             "query": self.query,
             "masked": list(self.masked),
@@ -107,8 +110,11 @@ class TemperatureData:
             "entropy": [_round(h) for h in self.entropy],
             "tau_one": self.tau_one,
         }
-        text = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        return (text + "\n").encode("utf-8")
+
+
+def data(params: Mapping[str, str]) -> dict[str, Any]:
+    """The widget's entry point: the figure takes no parameters."""
+    return compute().to_dict()
 
 
 def _round(x: float) -> float:
@@ -148,45 +154,4 @@ def compute() -> TemperatureData:
         weights=tuple(tuple(float(w) for w in row) for row in rows),
         entropy=tuple(float(h) for h in entropy_bits(rows)),
         tau_one=TAU_ONE,
-    )
-
-
-# --- the figure without JavaScript --------------------------------------------------------
-
-
-def format_tau(tau: float) -> str:
-    """``τ = 0.50``; the widget's script formats the same way."""
-    return f"τ = {tau:.1f}" if tau >= 10 else f"τ = {tau:.2f}"
-
-
-def fallback_html(data: TemperatureData) -> str:
-    """The weights at τ = 1 as real HTML: readable with JavaScript off, enhanced with it on.
-
-    One list item per token (token, bar, value as text); the bar is decoration,
-    so screen readers hear "cat 0.530". The script adds the slider in the
-    readout paragraph and rewrites widths and values in place.
-    """
-    at = data.tau_one
-    rows = []
-    for j, token in enumerate(data.tokens):
-        if j == data.query:
-            kind, fill, value = " is-query", "", "query"
-        elif data.masked[j]:
-            kind, fill, value = " is-masked", "", "masked"
-        else:
-            weight = data.weights[at][j]
-            kind, value = "", f"{weight:.3f}"
-            fill = f'<span class="temp-fill" style="width:{100 * weight:.1f}%"></span>'
-        rows.append(
-            f'<li class="temp-row{kind}"><span class="temp-token">{escape(token)}</span>'
-            f'<span class="temp-bar" aria-hidden="true">{fill}</span>'
-            f'<span class="temp-value">{value}</span></li>\n'
-        )
-    query = escape(data.tokens[data.query])
-    return (
-        f'<div class="temp-widget">\n<ol class="temp-bars" aria-label="Attention weight of each'
-        f' token for the query “{query}”">\n{"".join(rows)}</ol>\n'
-        f'<p class="temp-readout"><span class="temp-tau">{format_tau(data.taus[at])}</span>'
-        f' <span class="temp-entropy" aria-live="polite">'
-        f"entropy {data.entropy[at]:.2f} bits</span></p>\n</div>\n"
     )
