@@ -65,14 +65,21 @@ build: $(STAMP)
 	@$(BIN)/python -m compileall -q site_builder
 	$(BIN)/site-builder build $(BUILD_FLAGS)
 
+# Two pytest-xdist workers (CI's machine has two cores); `make test TEST_JOBS=0` runs the
+# suite in one process. A test module is one unit of work (its module fixtures are made
+# once), handed out in tests/conftest.py's order: the longest (Lighthouse) first.
+TEST_JOBS ?= 2
+PYTEST := $(BIN)/pytest -q \
+	$(if $(filter-out 0,$(TEST_JOBS)),-n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder)
+
 test: $(TEST_STAMP) lint-workflows
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	$(BIN)/pytest -q
+	$(PYTEST)
 
 # The edit loop: everything but the browser tests (Chromium, Lighthouse, axe).
 test-fast: $(TEST_STAMP)
-	$(BIN)/pytest -q -m "not browser"
+	$(PYTEST) -m "not browser"
 
 # The live torch comparison (and a check that torch still reproduces the recording).
 test-torch: $(TORCH_STAMP)

@@ -11,8 +11,10 @@ import functools
 import gzip
 import http.server
 import io
+import json
 import os
 import socket
+import subprocess
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,7 +32,9 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -73,9 +77,10 @@ def serve_directory(
 
     With a prefix such as ``/blog/`` the files appear only under it, as on a
     GitHub project site, so links that forget the base path 404. ``port`` 0
-    picks a free one; pass ``free_port()`` when the site must be built for
-    its address first (canonical URLs, robots.txt). ``gzip_text`` compresses
-    HTML, CSS, JS and JSON as GitHub Pages does (for timings of the deployed site).
+    picks a free one. ``directory`` need not exist yet: a site built for its
+    address (canonical URLs, robots.txt) is built after the server starts.
+    ``gzip_text`` compresses HTML, CSS, JS and JSON as GitHub Pages does (for
+    timings of the deployed site).
     """
     root = directory.resolve()
     base = _GzipHandler if gzip_text else _QuietHandler
@@ -99,7 +104,7 @@ def serve_directory(
 
 
 def free_port() -> int:
-    """A loopback port that was free a moment ago (the OS does not hand it out again at once)."""
+    """A loopback port that was free a moment ago, for a server another process starts."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
@@ -153,3 +158,25 @@ def require_chromium() -> None:
     pytest.importorskip("playwright", reason="browser tests need the playwright package")
     if not Path(CHROMIUM).exists():
         pytest.skip(f"Debian's Chromium ({CHROMIUM}) is not installed")
+
+
+def run_lighthouse(url: str, form: str, out: Path) -> dict[str, Any]:
+    """Lighthouse's JSON report on ``url`` (``form``: "mobile" or "desktop").
+
+    Called from ``tests/test_lighthouse.py`` alone, so one worker runs the audits one
+    after another: two at once would share the CPU and skew the performance score.
+    """
+    command = [
+        str(LIGHTHOUSE),
+        url,
+        "--output=json",
+        f"--output-path={out}",
+        "--quiet",
+        "--chrome-flags=" + " ".join(CHROMIUM_ARGS),
+    ]
+    if form == "desktop":
+        command.append("--preset=desktop")
+    env = {**os.environ, "CHROME_PATH": CHROMIUM}
+    subprocess.run(command, check=True, env=env, timeout=240, capture_output=True)
+    report: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
+    return report

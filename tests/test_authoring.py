@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from site_builder.cli import main
-from tests.test_errors import make_site
+from tests.conftest import make_site, tree_digest
 
 POST = "---\ntitle: Paper\ndate: 2026-01-02\n{extra}---\n\nText.\n"
 
@@ -26,7 +26,7 @@ def run(site: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int
 def test_a_pdf_that_is_not_there_is_an_error_at_its_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    site = make_site(tmp_path)
+    site = make_site(tmp_path / "site")
     folder = site / "content" / "posts" / "paper"
     folder.mkdir()
     (folder / "index.md").write_text(POST.format(extra="pdf: paper.pdf\n"), encoding="utf-8")
@@ -40,22 +40,11 @@ def test_a_pdf_that_is_not_there_is_an_error_at_its_line(
     assert 'name="citation_pdf_url" content="https://example.org/posts/paper/paper.pdf"' in html
 
 
-def test_a_typo_for_a_required_key_is_named(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    site = make_site(tmp_path)
-    text = "---\ntitle: Typo\ndata: 2026-01-02\n---\n\nText.\n"
-    (site / "content" / "posts" / "typo.md").write_text(text, encoding="utf-8")
-    status, _, err = run(site, capsys, "build")
-    assert status == 1
-    assert "content/posts/typo.md:3: front matter is missing 'date' (is 'data' a typo?)" in err
-
-
 def test_drafts_and_scheduled_posts_are_marked_in_a_preview(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")  # 2026-01-01
-    site = make_site(tmp_path)
+    site = make_site(tmp_path / "site")
     posts = site / "content" / "posts"
     (posts / "draft.md").write_text(POST.format(extra="draft: true\n"), encoding="utf-8")
     later = POST.replace("2026-01-02", "2026-06-01").format(extra="slug: later\n")
@@ -74,7 +63,7 @@ def test_drafts_and_scheduled_posts_are_marked_in_a_preview(
 def test_strict_names_the_warning_that_fails_the_build(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    site = make_site(tmp_path)
+    site = make_site(tmp_path / "site")
     (site / "content" / "posts" / "odd.md").write_text(
         POST.format(extra="tittle: x\n"), encoding="utf-8"
     )
@@ -87,7 +76,7 @@ def test_strict_names_the_warning_that_fails_the_build(
 def test_a_noop_says_so_and_counts_in_words(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    site = make_site(tmp_path)
+    site = make_site(tmp_path / "site")
     status, out, _ = run(site, capsys, "build")
     assert status == 0 and "(1 post)" in out and out.startswith("Built ")
     status, out, _ = run(site, capsys, "build")
@@ -96,7 +85,7 @@ def test_a_noop_says_so_and_counts_in_words(
 
 
 def test_a_posts_bib_is_not_published(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    site = make_site(tmp_path)
+    site = make_site(tmp_path / "site")
     folder = site / "content" / "posts" / "cited"
     folder.mkdir()
     (folder / "index.md").write_text(
@@ -123,7 +112,7 @@ def test_build_warns_about_a_link_to_no_post(
 ) -> None:
     """The routes are known at build time: a misspelt link between posts is a warning there,
     at its source line, before any `check`."""
-    site = make_site(tmp_path)
+    site = make_site(tmp_path / "site")
     text = POST.format(extra="").replace("Text.", "See [good](../good/) and\n[it](../god/).")
     (site / "content" / "posts" / "linking.md").write_text(text, encoding="utf-8")
     status, _, err = run(site, capsys, "build")
@@ -139,9 +128,8 @@ def test_the_dev_server_keeps_its_first_search_index(tmp_path: Path) -> None:
     `build` on every change."""
     from site_builder.build import build
     from site_builder.config import load_config
-    from tests.test_errors import tree_digest
 
-    site = make_site(tmp_path)
+    site = make_site(tmp_path / "site")
     config = site / "site.yaml"
     config.write_text(config.read_text() + "search: true\n", encoding="utf-8")
     out = site / "public"
@@ -157,7 +145,7 @@ def test_the_dev_server_keeps_its_first_search_index(tmp_path: Path) -> None:
 
 def test_search_is_opt_in(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A site without ``search: true`` ships no index, page, link or script for it."""
-    site = make_site(tmp_path)
+    site = make_site(tmp_path / "site")
     assert run(site, capsys, "build")[0] == 0
     public = site / "public"
     assert not (public / "pagefind").exists() and not (public / "search").exists()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import xml.etree.ElementTree as ET
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,35 +18,25 @@ import pytest
 
 from site_builder.build import build
 from site_builder.cli import main
-from site_builder.config import load_config, with_overrides
-from tests.browser import serve_directory
+from site_builder.config import load_config
+from tests.browser import chromium, serve_directory
+from tests.conftest import ROOT, SITES, Sites, build_site, make_site
 from tests.crawl import crawl
 
-ROOT = Path(__file__).resolve().parent.parent
-BLOG = Path(__file__).resolve().parent / "sites" / "blog"
+BLOG = SITES / "blog"
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 ATOM = "{http://www.w3.org/2005/Atom}"
 SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 PUBLISHED = ["math-and-notes", "hello-world", "old-notes"]  # newest first
 
 
-def copy_blog(dest: Path) -> Path:
-    """The test blog's content and site.yaml with the real templates and static files."""
-    shutil.copytree(BLOG, dest)
-    for name in ("templates", "static"):
-        shutil.copytree(ROOT / name, dest / name)
-    return dest
-
-
 def build_blog(site: Path, *, base_url: str | None = None, drafts: bool = False) -> Path:
-    config = with_overrides(load_config(site), base_url=base_url, drafts=drafts)
-    build(config, site / "public", now=NOW)
-    return site / "public"
+    return build_site(site, base_url=base_url, drafts=drafts, now=NOW)
 
 
 @pytest.fixture(scope="module")
 def public(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_blog(copy_blog(tmp_path_factory.mktemp("blog") / "site"))
+    return build_blog(make_site(tmp_path_factory.mktemp("blog") / "site", BLOG))
 
 
 def html_pages(public: Path) -> list[Path]:
@@ -101,14 +90,14 @@ def test_drafts_and_future_posts_left_out(public: Path) -> None:
 
 
 def test_drafts_flag_includes_them(tmp_path: Path) -> None:
-    public = build_blog(copy_blog(tmp_path / "site"), drafts=True)
+    public = build_blog(make_site(tmp_path / "site", BLOG), drafts=True)
     assert "DRAFT-MARKER" in (public / "posts/draft-idea/index.html").read_text()
     assert "FUTURE-MARKER" in (public / "posts/from-the-future/index.html").read_text()
     assert (public / "tags/later/index.html").is_file()
 
 
 def test_future_post_appears_once_due(tmp_path: Path) -> None:
-    site = copy_blog(tmp_path / "site")
+    site = make_site(tmp_path / "site", BLOG)
     build(load_config(site), site / "public", now=datetime(2999, 1, 2, tzinfo=UTC))
     assert (site / "public/posts/from-the-future/index.html").is_file()
 
@@ -116,7 +105,7 @@ def test_future_post_appears_once_due(tmp_path: Path) -> None:
 def test_source_date_epoch_pins_the_reference_time(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    site = copy_blog(tmp_path / "site")
+    site = make_site(tmp_path / "site", BLOG)
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(datetime(2025, 5, 1, tzinfo=UTC).timestamp())))
     build(load_config(site), site / "public")
     assert (site / "public/posts/hello-world/index.html").is_file()
@@ -126,7 +115,7 @@ def test_source_date_epoch_pins_the_reference_time(
 
 
 def test_builds_are_byte_identical_whatever_the_clock(tmp_path: Path) -> None:
-    site = copy_blog(tmp_path / "site")
+    site = make_site(tmp_path / "site", BLOG)
     config = load_config(site)
     build(config, tmp_path / "a", now=NOW)
     build(config, tmp_path / "b", now=datetime(2998, 12, 31, tzinfo=UTC))
@@ -233,7 +222,7 @@ def test_json_ld_is_a_safely_escaped_blog_posting(public: Path) -> None:
 
 
 def test_base_path_is_followed_everywhere(tmp_path: Path) -> None:
-    public = build_blog(copy_blog(tmp_path / "site"), base_url="https://user.github.io/repo")
+    public = build_blog(make_site(tmp_path / "site", BLOG), base_url="https://user.github.io/repo")
     for page in [*html_pages(public), public / "feed.xml", public / "sitemap.xml"]:
         text = page.read_text()
         for ref in re.findall(r'(?:href|src|content)="(/[^"]*)"', text):
@@ -244,7 +233,7 @@ def test_base_path_is_followed_everywhere(tmp_path: Path) -> None:
 
 
 def test_crawl_under_a_path_prefix_finds_no_broken_links(tmp_path: Path) -> None:
-    site = copy_blog(tmp_path / "site")
+    site = make_site(tmp_path / "site", BLOG)
     with serve_directory(site / "public", prefix="/blog/") as base:
         build_blog(site, base_url=base)
         result = crawl([base, base + "feed.xml", base + "sitemap.xml", base + "404.html"])
@@ -257,20 +246,15 @@ def test_crawl_under_a_path_prefix_finds_no_broken_links(tmp_path: Path) -> None
     assert f"{base}tags/python/" in fetched and f"{base}archive/" in fetched
 
 
-def test_crawl_of_this_repository_site_under_a_path_prefix(tmp_path: Path) -> None:
-    from tests.conftest import copy_site
-
-    site = copy_site(tmp_path / "site")
-    with serve_directory(site / "public", prefix="/blog/") as base:
-        config = with_overrides(load_config(site), base_url=base, drafts=False)
-        build(config, site / "public")
-        result = crawl([base, base + "404.html"])
+def test_crawl_of_this_repository_site_under_a_path_prefix(sites: Sites) -> None:
+    base = sites.served(ROOT, "/blog/")
+    result = crawl([base, base + "404.html"])
     assert not result.broken, "\n".join(result.broken)
     assert result.pages > 5
 
 
 def test_new_creates_a_post_that_builds(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    site = copy_blog(tmp_path / "site")
+    site = make_site(tmp_path / "site", BLOG)
     assert main(["-C", str(site), "new", 'My "first": title & more']) == 0
     path = site / "content/posts/my-first-title-more.md"
     assert "Created content/posts/my-first-title-more.md" in capsys.readouterr().out
@@ -288,7 +272,7 @@ def test_new_creates_a_post_that_builds(tmp_path: Path, capsys: pytest.CaptureFi
 def test_new_bundle_makes_the_folder_form(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    site = copy_blog(tmp_path / "site")
+    site = make_site(tmp_path / "site", BLOG)
     assert main(["-C", str(site), "new", "--bundle", "With pictures"]) == 0
     out = capsys.readouterr().out
     assert "Created content/posts/with-pictures/index.md (a draft)" in out
@@ -308,14 +292,14 @@ def test_new_bundle_makes_the_folder_form(
 def test_new_uses_today_in_the_site_time_zone(tmp_path: Path) -> None:
     from site_builder.new import new_post
 
-    site = copy_blog(tmp_path / "site")  # timezone: Europe/London (UTC+1 in summer)
+    site = make_site(tmp_path / "site", BLOG)  # timezone: Europe/London (UTC+1 in summer)
     late = datetime(2025, 7, 1, 23, 30, tzinfo=UTC)
     path = new_post(load_config(site), "Late night", now=late)
     assert "date: 2025-07-02\n" in path.read_text()
 
 
 def test_new_refuses_to_overwrite(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    site = copy_blog(tmp_path / "site")
+    site = make_site(tmp_path / "site", BLOG)
     before = (site / "content/posts/old-notes.md").read_text()
     assert main(["-C", str(site), "new", "Old notes"]) == 1
     err = capsys.readouterr().err
@@ -375,25 +359,19 @@ def test_pages_workflow_base_url(
 
 
 @pytest.mark.browser
-def test_every_request_a_browser_makes_under_a_path_prefix_succeeds(tmp_path: Path) -> None:
+def test_every_request_a_browser_makes_under_a_path_prefix_succeeds(sites: Sites) -> None:
     """What the static crawl cannot see: fonts from CSS, data the figure script fetches."""
-    from tests.browser import chromium
-    from tests.conftest import copy_site
-
-    site = copy_site(tmp_path / "site")
+    base = sites.served(ROOT, "/blog/")
     failures: list[str] = []
-    with serve_directory(site / "public", prefix="/blog/") as base:
-        config = with_overrides(load_config(site), base_url=base, drafts=False)
-        build(config, site / "public")
-        pages = [url for url in crawl([base]).fetched if url.endswith("/")]
-        with chromium() as context:
-            page = context.new_page()
-            page.on(
-                "response",
-                lambda r: failures.append(f"{r.status} {r.url}") if r.status >= 400 else None,
-            )
-            page.on("requestfailed", lambda r: failures.append(f"failed {r.url}"))
-            for url in pages:
-                page.goto(url, wait_until="networkidle")
+    pages = [url for url in crawl([base]).fetched if url.endswith("/")]
+    with chromium() as context:
+        page = context.new_page()
+        page.on(
+            "response",
+            lambda r: failures.append(f"{r.status} {r.url}") if r.status >= 400 else None,
+        )
+        page.on("requestfailed", lambda r: failures.append(f"failed {r.url}"))
+        for url in pages:
+            page.goto(url, wait_until="networkidle")
     assert len(pages) > 3
     assert not failures, failures

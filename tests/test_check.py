@@ -9,12 +9,12 @@ import pytest
 from site_builder.check import PageParser, check_site
 from site_builder.cli import main
 from site_builder.config import load_config
-from tests.test_blog import build_blog, copy_blog
+from tests.conftest import ROOT, SITES, build_site, make_site
 
 
 @pytest.fixture
 def site(tmp_path: Path) -> Path:
-    return copy_blog(tmp_path / "site")
+    return make_site(tmp_path / "site", SITES / "blog")
 
 
 def run_check(site: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, str]:
@@ -35,9 +35,7 @@ def test_good_site_passes_under_a_base_path(site: Path, capsys: pytest.CaptureFi
 
 
 def test_this_repository_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from tests.conftest import copy_site
-
-    site = copy_site(tmp_path / "repo")
+    site = make_site(tmp_path / "repo", ROOT)
     status, output = run_check(site, capsys)
     assert status == 0, output
 
@@ -82,8 +80,8 @@ def test_a_misspelt_post_link_gets_the_closest_slug(
 
 
 def test_missing_asset_and_link_outside_base_path(tmp_path: Path) -> None:
-    site = copy_blog(tmp_path / "site")
-    public = build_blog(site, base_url="https://user.github.io/repo/")
+    site = make_site(tmp_path / "site", SITES / "blog")
+    public = build_site(site, base_url="https://user.github.io/repo/")
     page = public / "posts/hello-world/index.html"
     html = page.read_text().replace(
         "</main>", '<img src="gone.png" alt=""><a href="/posts/old-notes/">root</a></main>'
@@ -106,7 +104,7 @@ def test_missing_asset_and_link_outside_base_path(tmp_path: Path) -> None:
 
 
 def test_malformed_feed_and_sitemap(site: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    public = build_blog(site)
+    public = build_site(site)
     (public / "feed.xml").write_text("<feed><entry></feed>")
     (public / "sitemap.xml").write_text(
         "<urlset xmlns='http://www.sitemaps.org/schemas/sitemap/0.9'>"

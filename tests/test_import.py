@@ -19,13 +19,13 @@ from site_builder.config import load_config
 from site_builder.importer import detect, import_posts
 from site_builder.importer.report import ImportReport
 from site_builder.leftovers import scan_page
-from tests.conftest import copy_site
+from tests.conftest import ROOT, make_site
 
 DATA = Path(__file__).parent / "data" / "import"
 
 
 def import_and_build(tmp_path: Path, source: str) -> tuple[Path, ImportReport]:
-    site = copy_site(tmp_path / "site")
+    site = make_site(tmp_path / "site", ROOT)
     shutil.rmtree(site / "content" / "posts")
     report = import_posts(DATA / source, site / "content" / "posts")
     build(load_config(site), site / "public", jobs=1, use_cache=False)
@@ -145,7 +145,7 @@ def test_cli_import_of_a_missing_folder_is_one_line(
 def test_check_warns_about_leftovers_with_page_and_source_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    site = copy_site(tmp_path / "site")
+    site = make_site(tmp_path / "site", ROOT)
     post = site / "content/posts/pasted.md"
     post.write_text(
         "---\ntitle: Pasted\ndate: 2024-01-01\n---\n\n"

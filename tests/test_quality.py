@@ -3,7 +3,7 @@
 The site is built for the loopback address it is served from (canonical URLs,
 robots.txt and the sitemap then point where the audits look) and checked with:
 
-- Lighthouse 12.2.3 (npm, ``node_modules/``), post and index, mobile and desktop;
+- Lighthouse (``tests/test_lighthouse.py``, on its own worker under ``make test``);
 - axe-core injected with Playwright: index, a tag page and the post, light and dark,
   wide and narrow, with every note toggle open;
 - the post's weight as transferred, and no request to another host;
@@ -11,20 +11,15 @@ robots.txt and the sitemap then point where the audits look) and checked with:
   toggle below it, keyboard focus order, focus rings and accessible names,
   reduced motion, and WCAG AA contrast of text, links and every code token.
 
-Scores and screenshots go to ``test-artifacts/`` (``lighthouse-scores.txt``,
-``quality/``). ``npm ci`` installs the Node tools; without them the Node-based
-tests skip.
+Screenshots go to ``test-artifacts/quality/``. ``npm ci`` installs axe-core; without
+it the axe tests skip.
 """
 
 from __future__ import annotations
 
 import gzip
 import json
-import os
 import re
-import subprocess
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -33,14 +28,10 @@ import pytest
 
 from tests.browser import (
     ARTIFACTS,
-    CHROMIUM,
-    CHROMIUM_ARGS,
     chromium,
-    free_port,
     require_chromium,
-    serve_directory,
 )
-from tests.conftest import ROOT, copy_site
+from tests.conftest import ROOT, Sites
 
 pytestmark = pytest.mark.browser
 
@@ -48,11 +39,8 @@ POST = "posts/attention-from-the-softmax-up/"
 PAGES = {"index": "", "post": POST}
 WIDTHS = (320, 375, 768, 1024, 1280, 1600)
 SIDENOTE_BREAKPOINT = 1100  # static/css/site.css
-NODE_MODULES = ROOT / "node_modules"
-LIGHTHOUSE = NODE_MODULES / ".bin" / "lighthouse"
-AXE = NODE_MODULES / "axe-core" / "axe.min.js"
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 SHOTS = ARTIFACTS / "quality"
-TARGETS = {"performance": 1.0, "accessibility": 1.0, "best-practices": 1.0, "seo": 1.0}
 MAX_WEIGHT = 120 * 1024  # the post, everything but fonts, uncompressed
 FIRST_ROUND_TRIP = 14 * 1024  # all render-blocking CSS, gzipped, fits the first TCP window
 AA = 4.5
@@ -73,22 +61,12 @@ class Site:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+def site(sites: Sites) -> Site:
     require_chromium()
-    # Build for the address the audits will load, so the canonical URL, robots.txt
-    # and sitemap describe this very server (not the production domain).
-    port = free_port()
-    base = f"http://127.0.0.1:{port}/"
-    source = copy_site(tmp_path_factory.mktemp("quality"))
-    subprocess.run(
-        [sys.executable, "-m", "site_builder", "build", "--base-url", base],
-        cwd=source,
-        check=True,
-        capture_output=True,
-    )
-    with serve_directory(source / "public", port=port, gzip_text=True) as url:
-        assert url == base
-        yield Site(source / "public", url)
+    # Built for the address the audits load, so the canonical URL, robots.txt and
+    # sitemap describe this very server (not the production domain).
+    url = sites.served(ROOT)
+    return Site(sites.built(ROOT, url), url)
 
 
 def open_page(context: Any, url: str) -> tuple[Any, list[str], list[Any]]:
@@ -102,77 +80,6 @@ def open_page(context: Any, url: str) -> tuple[Any, list[str], list[Any]]:
     page.on("response", lambda r: responses.append(r))
     page.goto(url, wait_until="networkidle")
     return page, errors, responses
-
-
-# --------------------------------------------------------------------------- Lighthouse
-
-
-def run_lighthouse(url: str, form: str, out: Path) -> dict[str, Any]:
-    command = [
-        str(LIGHTHOUSE),
-        url,
-        "--output=json",
-        f"--output-path={out}",
-        "--quiet",
-        "--chrome-flags=" + " ".join(CHROMIUM_ARGS),
-    ]
-    if form == "desktop":
-        command.append("--preset=desktop")
-    env = {**os.environ, "CHROME_PATH": CHROMIUM}
-    subprocess.run(command, check=True, env=env, timeout=240, capture_output=True)
-    report: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
-    return report
-
-
-def failing_audits(report: dict[str, Any], category: str) -> list[str]:
-    audits = report["audits"]
-    out = []
-    for ref in report["categories"][category]["auditRefs"]:
-        audit = audits[ref["id"]]
-        if ref["weight"] and audit["score"] is not None and audit["score"] < 1:
-            out.append(f"{audit['id']} ({audit['score']}): {audit.get('displayValue', '')}")
-    return out
-
-
-@pytest.fixture(scope="module")
-def lighthouse(site: Site, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """The four reports (post and index, mobile and desktop), run once per session."""
-    if not LIGHTHOUSE.exists():
-        pytest.skip("Lighthouse is not installed: run `npm ci`")
-    tmp = tmp_path_factory.mktemp("lighthouse")
-    reports = {}
-    # One at a time: parallel runs would share the CPU and skew the performance score.
-    for name, path in PAGES.items():
-        for form in ("mobile", "desktop"):
-            reports[f"{name} {form}"] = run_lighthouse(
-                site.url + path, form, tmp / f"{name}-{form}.json"
-            )
-    lines = [f"Lighthouse {next(iter(reports.values()))['lighthouseVersion']}"]
-    for key, report in reports.items():
-        scores = "  ".join(f"{cat} {report['categories'][cat]['score']:.2f}" for cat in TARGETS)
-        timings = report["audits"]
-        lines.append(
-            f"{key:<15} {scores}  (FCP {timings['first-contentful-paint']['displayValue']}, "
-            f"LCP {timings['largest-contentful-paint']['displayValue']}, "
-            f"CLS {timings['cumulative-layout-shift']['displayValue']}, "
-            f"TBT {timings['total-blocking-time']['displayValue']})"
-        )
-    text = "\n".join(lines) + "\n"
-    ARTIFACTS.mkdir(exist_ok=True)
-    (ARTIFACTS / "lighthouse-scores.txt").write_text(text, encoding="utf-8")
-    print("\n" + text)
-    return reports
-
-
-@pytest.mark.parametrize("key", ["post mobile", "post desktop", "index mobile", "index desktop"])
-def test_lighthouse_scores(lighthouse: dict[str, Any], key: str) -> None:
-    report = lighthouse[key]
-    problems = []
-    for category, target in TARGETS.items():
-        score = report["categories"][category]["score"]
-        if score < target:
-            problems.append(f"{category} {score} < {target}: {failing_audits(report, category)}")
-    assert not problems, f"{key}: " + "; ".join(problems)
 
 
 # --------------------------------------------------------------------------- axe-core

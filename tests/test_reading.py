@@ -7,8 +7,6 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,47 +15,27 @@ import pytest
 from tests.browser import (
     ARTIFACTS,
     chromium,
-    free_port,
     require_chromium,
-    serve_directory,
 )
-from tests.conftest import ROOT, copy_site
-from tests.test_output_quality import site_with_theme
+from tests.conftest import ROOT, SITES, Sites
 
 pytestmark = pytest.mark.browser
 
 POST = "posts/attention-from-the-softmax-up/"
-SCHOLAR = ROOT / "tests/sites/scholar"
+SCHOLAR = SITES / "scholar"
 SHOTS = ARTIFACTS / "reading"
 
 
-def _build(source: Path, base: str) -> None:
-    subprocess.run(
-        [sys.executable, "-m", "site_builder", "build", "--base-url", base],
-        cwd=source,
-        check=True,
-        capture_output=True,
-    )
-
-
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def site(sites: Sites) -> str:
     """This repository's site, built and served under /blog/ (a project site's base path)."""
     require_chromium()
-    port = free_port()
-    source = copy_site(tmp_path_factory.mktemp("reading"))
-    _build(source, f"http://127.0.0.1:{port}/blog/")
-    with serve_directory(source / "public", prefix="/blog/", port=port) as url:
-        yield url
+    return sites.served(ROOT, "/blog/")
 
 
 @pytest.fixture(scope="module")
-def scholar(tmp_path_factory: pytest.TempPathFactory, site: str) -> Iterator[str]:
-    port = free_port()
-    source = site_with_theme(tmp_path_factory.mktemp("scholar"), SCHOLAR)
-    _build(source, f"http://127.0.0.1:{port}/")
-    with serve_directory(source / "public", port=port) as url:
-        yield url
+def scholar(sites: Sites, site: str) -> str:
+    return sites.served(SCHOLAR)
 
 
 def open_page(context: Any, url: str) -> Any:

@@ -18,18 +18,15 @@ from site_builder.build import build
 from site_builder.config import load_config
 from site_builder.errors import BuildErrors
 from tests.browser import ARTIFACTS, chromium, serve_directory
-from tests.conftest import ROOT
-from tests.test_output_quality import site_with_theme, validate
+from tests.conftest import SITES, Sites, make_site
 
-SCHOLAR = ROOT / "tests" / "sites" / "scholar"
+SCHOLAR = SITES / "scholar"
 POST = "posts/scaled-attention/index.html"
 
 
 @pytest.fixture(scope="module")
-def scholar(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    site = site_with_theme(tmp_path_factory.mktemp("scholar"), SCHOLAR)
-    build(load_config(site), site / "public")
-    return site / "public"
+def scholar(sites: Sites) -> Path:
+    return sites.built(SCHOLAR)
 
 
 def page(out: Path, rel: str = POST) -> str:
@@ -87,12 +84,8 @@ def test_scholar_meta_and_cite_box(scholar: Path) -> None:
     assert "citation_pdf_url" not in page(scholar, "posts/own-bibliography/index.html")
 
 
-def test_scholar_site_is_valid_html(scholar: Path) -> None:
-    assert validate(scholar) == ""
-
-
 def test_author_year_style(tmp_path: Path) -> None:
-    site = site_with_theme(tmp_path / "site", SCHOLAR)
+    site = make_site(tmp_path / "site", SCHOLAR)
     config = site / "site.yaml"
     config.write_text(config.read_text().replace("numeric", "author-year"))
     build(load_config(site), site / "public")
@@ -102,7 +95,7 @@ def test_author_year_style(tmp_path: Path) -> None:
 
 
 def failure(tmp_path: Path, edit: Any) -> list[str]:
-    site = site_with_theme(tmp_path / "site", SCHOLAR)
+    site = make_site(tmp_path / "site", SCHOLAR)
     edit(site)
     with pytest.raises(BuildErrors) as caught:
         build(load_config(site), site / "public")
@@ -134,7 +127,7 @@ def test_unknown_key_and_missing_bibliography(tmp_path: Path) -> None:
 
 
 def test_bad_citation_style(tmp_path: Path) -> None:
-    site = site_with_theme(tmp_path / "site", SCHOLAR)
+    site = make_site(tmp_path / "site", SCHOLAR)
     config = site / "site.yaml"
     config.write_text(config.read_text().replace("numeric", "harvard"))
     with pytest.raises(Exception, match=r"site.yaml:5: citation_style must be"):

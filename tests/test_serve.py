@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -23,16 +22,11 @@ from pathlib import Path
 import pytest
 
 from site_builder.serve import OVERLAY_ID, RELOAD_PATH, inject
-from tests.test_blog import copy_blog
+from tests.browser import free_port
+from tests.conftest import SITES, make_site
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 30.0
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @dataclass
@@ -70,7 +64,7 @@ def _pump(stream: object, into: list[str]) -> None:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
-    site = copy_blog(tmp_path / "site")
+    site = make_site(tmp_path / "site", SITES / "blog")
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "site_builder", "-C", str(site), "serve", "--port", str(port)],
@@ -191,7 +185,7 @@ def test_open_page_reloads_and_shows_errors(server: Server) -> None:
 
 
 def test_serve_starts_even_when_the_first_build_fails(tmp_path: Path) -> None:
-    site = copy_blog(tmp_path / "site")
+    site = make_site(tmp_path / "site", SITES / "blog")
     post = site / "content/posts/old-notes.md"
     original = post.read_text()
     post.write_text(original.replace("date: 2024-12-31", "date: soon"))

@@ -22,8 +22,7 @@ from site_builder import build as build_module
 from site_builder import writer
 from site_builder.cli import main
 from site_builder.incremental import noop as snapshot
-from tests.test_blog import copy_blog
-from tests.test_errors import tree_digest
+from tests.conftest import SITES, make_site, tree_digest
 
 EPOCH = "1767225600"  # 2026-01-01T00:00:00Z: the post dated 2999 is not due
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture
 def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
-    site = copy_blog(tmp_path / "site")
+    site = make_site(tmp_path / "site", SITES / "blog")
     assert main(["-C", str(site), "build", "-q"]) == 0
     return site
 

@@ -1,0 +1,95 @@
+"""Lighthouse 12.2.3 (npm, ``node_modules/``) on freshly built sites, served on loopback.
+
+This site's post and index, mobile and desktop, must reach the score targets, and the
+figures site's post must not shift its layout as its images arrive. The audits run one
+at a time, and alone: Lighthouse simulates a slow phone from the CPU time it observes,
+so any other work at the same time skews the performance score. Under pytest-xdist this
+module starts first (``conftest.LONGEST_FIRST``) and holds ``conftest.cpu_lock`` while
+the other worker waits. Scores go to ``test-artifacts/lighthouse-scores.txt``.
+"""
+
+from __future__ import annotations
+
+import fcntl
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser import ARTIFACTS, LIGHTHOUSE, require_chromium, run_lighthouse
+from tests.conftest import ROOT, SITES, Sites, cpu_lock
+
+pytestmark = pytest.mark.browser
+
+PAGES = {"index": "", "post": "posts/attention-from-the-softmax-up/"}
+TARGETS = {"performance": 1.0, "accessibility": 1.0, "best-practices": 1.0, "seo": 1.0}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _alone() -> Iterator[None]:
+    """The audits hold the CPU to themselves: the other worker waits (``conftest``)."""
+    require_chromium()
+    if not LIGHTHOUSE.exists():
+        pytest.skip("Lighthouse is not installed: run `npm ci`")
+    with cpu_lock(fcntl.LOCK_EX):
+        yield
+
+
+def failing_audits(report: dict[str, Any], category: str) -> list[str]:
+    audits = report["audits"]
+    out = []
+    for ref in report["categories"][category]["auditRefs"]:
+        audit = audits[ref["id"]]
+        if ref["weight"] and audit["score"] is not None and audit["score"] < 1:
+            out.append(f"{audit['id']} ({audit['score']}): {audit.get('displayValue', '')}")
+    return out
+
+
+@pytest.fixture(scope="module")
+def lighthouse(sites: Sites, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The four reports (post and index, mobile and desktop), run once per session.
+
+    The site is built for the address the audits load, so the canonical URL, robots.txt
+    and sitemap describe this very server (not the production domain)."""
+    url = sites.served(ROOT)
+    tmp = tmp_path_factory.mktemp("lighthouse")
+    reports = {}
+    for name, path in PAGES.items():
+        for form in ("mobile", "desktop"):
+            out = tmp / f"{name}-{form}.json"
+            reports[f"{name} {form}"] = run_lighthouse(url + path, form, out)
+    lines = [f"Lighthouse {next(iter(reports.values()))['lighthouseVersion']}"]
+    for key, report in reports.items():
+        scores = "  ".join(f"{cat} {report['categories'][cat]['score']:.2f}" for cat in TARGETS)
+        timings = report["audits"]
+        lines.append(
+            f"{key:<15} {scores}  (FCP {timings['first-contentful-paint']['displayValue']}, "
+            f"LCP {timings['largest-contentful-paint']['displayValue']}, "
+            f"CLS {timings['cumulative-layout-shift']['displayValue']}, "
+            f"TBT {timings['total-blocking-time']['displayValue']})"
+        )
+    text = "\n".join(lines) + "\n"
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "lighthouse-scores.txt").write_text(text, encoding="utf-8")
+    print("\n" + text)
+    return reports
+
+
+@pytest.mark.parametrize("key", ["post mobile", "post desktop", "index mobile", "index desktop"])
+def test_lighthouse_scores(lighthouse: dict[str, Any], key: str) -> None:
+    report = lighthouse[key]
+    problems = []
+    for category, target in TARGETS.items():
+        score = report["categories"][category]["score"]
+        if score < target:
+            problems.append(f"{category} {score} < {target}: {failing_audits(report, category)}")
+    assert not problems, f"{key}: " + "; ".join(problems)
+
+
+def test_figures_layout_shift_is_zero(sites: Sites, tmp_path: Path) -> None:
+    """Lighthouse's own measurement (mobile, throttled) of the post with its three figures."""
+    url = sites.served(SITES / "figures") + "posts/figures/"
+    report = run_lighthouse(url, "mobile", tmp_path / "report.json")
+    shift = report["audits"]["cumulative-layout-shift"]
+    assert shift["numericValue"] == 0, shift.get("details")
