@@ -77,6 +77,8 @@ def _currency_aware(
 
     def parse(state: StateInline, silent: bool) -> bool:
         start = state.pos
+        if not state.src[start : start + 3].lstrip("$")[:1].isdigit():
+            return rule(state, silent)  # most formulas: no digit to weigh, parse once
         if not rule(state, True):
             return False
         end, state.pos = state.pos, start
