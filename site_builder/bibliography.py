@@ -129,16 +129,20 @@ def load(path: Path, shown: Path | str) -> dict[str, Entry]:
         line = data[: exc.start].count(b"\n") + 1
         raise BuildError(shown, line, "bibliography is not valid UTF-8") from None
     found = parse(text, shown)
-    remember(data, found)
+    _remember(key, found)
     return found
 
 
 def remember(data: bytes, entries: dict[str, Entry]) -> None:
     """Hold ``entries`` as the parse of ``data`` for this process: the incremental layer
     puts what it kept from an earlier build here, and ``load`` then parses nothing."""
+    _remember(hashlib.sha256(data).hexdigest(), entries)
+
+
+def _remember(key: str, entries: dict[str, Entry]) -> None:
     if len(_MEMO) >= _MEMO_SIZE:  # a long `serve` session sees many versions of a file
         _MEMO.clear()
-    _MEMO[hashlib.sha256(data).hexdigest()] = entries
+    _MEMO[key] = entries
 
 
 # Parsed files of this process, by content key: one parse per build, however many posts cite.

@@ -24,7 +24,7 @@ from urllib.parse import quote
 from site_builder import assets
 from site_builder.config import SiteConfig
 from site_builder.content import SourcePost, line_in_post
-from site_builder.errors import BuildError, BuildWarning, Location
+from site_builder.errors import BuildError, BuildErrors, BuildWarning, Location
 from site_builder.model import Post, post_path, sort_posts, tag_groups
 from site_builder.sitefiles import files_under
 
@@ -102,9 +102,9 @@ def plan_routes(config: SiteConfig, posts: Iterable[SourcePost]) -> Routes:
         table.add(
             Route(f"{route.path}index.html", "post", page, source.path, route.path, (source,))
         )
-        for rel, file in route.bundle:
-            shown = source.path.parent / file.relative_to(source.bundle_dir or file.parent)
-            table.add(Route(f"{route.path}{rel}", "bundle", shown.as_posix(), source.path))
+        for rel, _ in route.bundle:
+            named = (source.path.parent / rel).as_posix()  # ``rel`` is under its folder
+            table.add(Route(f"{route.path}{rel}", "bundle", named, source.path))
     groups = tag_groups(ordered)
     everything = tuple(ordered)
     tags_url = "tags/" if groups else None
@@ -125,8 +125,6 @@ def plan_routes(config: SiteConfig, posts: Iterable[SourcePost]) -> Routes:
     for rel, what in GENERATED.items():
         table.add(Route(rel, "generated", what))
     if table.errors:
-        from site_builder.errors import BuildErrors
-
         raise BuildErrors(table.errors)
     return Routes(tuple(post_routes), table.files, static)
 
@@ -136,12 +134,10 @@ def check_generated(route: PostRoute, names: Iterable[str]) -> list[BuildError]:
     ``render.POST_FILES`` file): known only once the post has rendered."""
     made = set(names) - {"index.html"}  # the page: checked when the table was planned
     errors = []
-    for rel, file in route.bundle:
+    for rel, _ in route.bundle:
         if rel in made:
-            shown = route.source.path.parent / file.relative_to(route.source.bundle_dir or file)
-            message = _twice(
-                f"{route.path}{rel}", shown.as_posix(), "a file its Markdown generates"
-            )
+            shown = (route.source.path.parent / rel).as_posix()
+            message = _twice(f"{route.path}{rel}", shown, "a file its Markdown generates")
             errors.append(BuildError(route.source.path, None, message))
     return errors
 
@@ -189,11 +185,12 @@ def links_to_missing_posts(table: Routes, posts: Iterable[Post], root: Path) -> 
     """A link from one post to another (``../slug/``) that names no post being published:
     the routes are known here, so the author hears of it without running ``check``."""
     slugs = sorted(route.source.slug for route in table.posts)
+    published = set(slugs)
     warnings = []
     for post in posts:
         for link in post.rendered.links:
             match = _POST_LINK.match(link)
-            if match is None or match.group(1) == ".." or match.group(1) in slugs:
+            if match is None or match.group(1) == ".." or match.group(1) in published:
                 continue
             close = difflib.get_close_matches(match.group(1), slugs, n=1, cutoff=0.6)
             hint = f" (did you mean '../{close[0]}/'?)" if close else ""

@@ -43,7 +43,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from html import escape
-from importlib import metadata
 from pathlib import Path
 
 from site_builder.errors import BuildError
@@ -200,6 +199,8 @@ def _scratch() -> str | None:
 @cache
 def _pagefind_version() -> str:
     """Part of every shard's key: another Pagefind writes another index."""
+    from importlib import metadata  # ~10 ms to import: only when a shard is planned
+
     try:
         return metadata.version("pagefind_bin")
     except metadata.PackageNotFoundError:

@@ -98,7 +98,7 @@ def test_drafts_flag_includes_them(tmp_path: Path) -> None:
 
 def test_future_post_appears_once_due(tmp_path: Path) -> None:
     site = make_site(tmp_path / "site", BLOG)
-    build(load_config(site), site / "public", now=datetime(2999, 1, 2, tzinfo=UTC))
+    build_site(site, now=datetime(2999, 1, 2, tzinfo=UTC))
     assert (site / "public/posts/from-the-future/index.html").is_file()
 
 
@@ -107,7 +107,7 @@ def test_source_date_epoch_pins_the_reference_time(
 ) -> None:
     site = make_site(tmp_path / "site", BLOG)
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(datetime(2025, 5, 1, tzinfo=UTC).timestamp())))
-    build(load_config(site), site / "public")
+    build_site(site)
     assert (site / "public/posts/hello-world/index.html").is_file()
     assert not (site / "public/posts/math-and-notes").exists()  # dated 2025-06-01
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "yesterday")

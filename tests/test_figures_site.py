@@ -19,8 +19,6 @@ from typing import Any
 
 import pytest
 
-from site_builder.build import build
-from site_builder.config import load_config
 from site_builder.errors import BuildError, BuildErrors
 from tests.browser import (
     ARTIFACTS,
@@ -28,7 +26,7 @@ from tests.browser import (
     require_chromium,
     serve_directory,
 )
-from tests.conftest import SITES, Sites, make_site
+from tests.conftest import SITES, Sites, build_site, make_site
 
 FIGURES = SITES / "figures"
 POST = "posts/figures/"
@@ -105,13 +103,13 @@ def test_toc_settings_and_cache(tmp_path: Path) -> None:
     site = make_site(tmp_path / "site", FIGURES)
     post = site / "content/posts/figures/index.md"
     out = site / "public"
-    build(load_config(site), out)
+    build_site(site, out=out)
     assert "Before and after</a>" in page(out)
     post.write_text(post.read_text().replace("toc: true", "toc: true\ntoc-depth: 2"))
-    build(load_config(site), out)
+    build_site(site, out=out)
     assert '<nav class="toc"' in page(out) and "Before and after</a>" not in page(out)
     post.write_text(post.read_text().replace("toc: true", "toc: false"))
-    build(load_config(site), out)
+    build_site(site, out=out)
     assert '<nav class="toc"' not in page(out)
 
 
@@ -119,13 +117,13 @@ def test_replaced_image_renders_again(tmp_path: Path) -> None:
     """The page holds the image's size: a different file under the same name re-renders it."""
     site = make_site(tmp_path / "site", FIGURES)
     out = site / "public"
-    build(load_config(site), out)
+    build_site(site, out=out)
     assert 'src="before.png" alt="Before training" width="320" height="240"' in page(out)
     folder = site / "content/posts/figures"
     shutil.copy(folder / "attention.png", folder / "before.png")
     later = time.time_ns() + 10**9  # a new mtime even on coarse file systems
     os.utime(folder / "before.png", ns=(later, later))
-    build(load_config(site), out)
+    build_site(site, out=out)
     assert 'src="before.png" alt="Before training" width="480" height="480"' in page(out)
 
 
@@ -141,7 +139,7 @@ def test_bad_toc_front_matter(tmp_path: Path, front: str, message: str) -> None:
     post = site / "content/posts/figures/index.md"
     post.write_text(post.read_text().replace("toc: true", front))
     with pytest.raises((BuildErrors, BuildError)) as caught:
-        build(load_config(site), site / "public")
+        build_site(site)
     errors = caught.value.errors if isinstance(caught.value, BuildErrors) else [caught.value]
     assert any(str(e).startswith(message) for e in errors), errors
 
@@ -150,7 +148,7 @@ def test_missing_image_is_an_error_at_its_line(tmp_path: Path) -> None:
     site = make_site(tmp_path / "site", FIGURES)
     (site / "content/posts/figures/loss.svg").unlink()
     with pytest.raises(BuildErrors) as caught:
-        build(load_config(site), site / "public")
+        build_site(site)
     assert [str(e) for e in caught.value.errors] == [
         "content/posts/figures/index.md:26: image 'loss.svg' not found in figures/"
     ]

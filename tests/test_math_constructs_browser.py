@@ -12,10 +12,8 @@ from typing import Any
 
 import pytest
 
-from site_builder.build import build
-from site_builder.config import load_config
 from tests.browser import ARTIFACTS, chromium, serve_directory
-from tests.conftest import ROOT, make_site
+from tests.conftest import ROOT, build_site, make_site
 
 pytestmark = pytest.mark.browser
 
@@ -88,7 +86,7 @@ MEASURE = """() => {
 def measured(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     site = make_site(tmp_path_factory.mktemp("constructs"), ROOT)
     (site / "content" / "posts" / "constructs.md").write_text(POST, encoding="utf-8")
-    build(load_config(site), site / "public")
+    build_site(site)
     with (
         serve_directory(site / "public") as base,
         chromium(viewport={"width": 1280, "height": 900}) as context,

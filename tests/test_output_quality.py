@@ -9,9 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.build import build
-from site_builder.config import load_config
-from tests.conftest import SITES, Sites, make_site, tree_digest
+from tests.conftest import SITES, Sites, build_site, make_site, tree_digest
 
 KITCHEN = SITES / "kitchen"
 
@@ -37,7 +35,7 @@ def test_raw_html_can_be_turned_off(tmp_path: Path) -> None:
     site = make_site(tmp_path / "site", KITCHEN)
     config_file = site / "site.yaml"
     config_file.write_text(config_file.read_text() + "raw_html: false\n", encoding="utf-8")
-    build(load_config(site), site / "public")
+    build_site(site)
     html = (site / "public/posts/everything/index.html").read_text(encoding="utf-8")
     assert "&lt;kbd&gt;raw&lt;/kbd&gt;" in html
 

@@ -14,8 +14,7 @@ from site_builder.config import load_config
 from site_builder.content import SourcePost
 from site_builder.errors import BuildErrors
 from site_builder.routes import check_generated, plan_routes
-
-SITES = Path(__file__).resolve().parent / "sites"
+from tests.conftest import SITES
 
 
 def test_collisions_are_errors_at_their_source(

@@ -14,11 +14,10 @@ from typing import Any
 
 import pytest
 
-from site_builder.build import build
 from site_builder.config import load_config
 from site_builder.errors import BuildErrors
 from tests.browser import ARTIFACTS, chromium, serve_directory
-from tests.conftest import SITES, Sites, make_site
+from tests.conftest import SITES, Sites, build_site, make_site
 
 SCHOLAR = SITES / "scholar"
 POST = "posts/scaled-attention/index.html"
@@ -88,7 +87,7 @@ def test_author_year_style(tmp_path: Path) -> None:
     site = make_site(tmp_path / "site", SCHOLAR)
     config = site / "site.yaml"
     config.write_text(config.read_text().replace("numeric", "author-year"))
-    build(load_config(site), site / "public")
+    build_site(site)
     html = page(site / "public")
     assert ">Vaswani et al., 2017</a>" in html
     assert 'Bahdanau &amp; Cho (<span class="cite"><a href="#ref-bahdanau2014neural"' in html
@@ -98,7 +97,7 @@ def failure(tmp_path: Path, edit: Any) -> list[str]:
     site = make_site(tmp_path / "site", SCHOLAR)
     edit(site)
     with pytest.raises(BuildErrors) as caught:
-        build(load_config(site), site / "public")
+        build_site(site)
     return [str(error) for error in caught.value.errors]
 
 

@@ -22,7 +22,7 @@ from site_builder.config import load_config
 from site_builder.errors import BuildErrors
 from site_builder.markdown import FigureError
 from tests.browser import ARTIFACTS, chromium, require_chromium, serve_directory
-from tests.conftest import ROOT, SITES, Sites, make_site
+from tests.conftest import ROOT, SITES, Sites, build_site, make_site
 
 SITE = SITES / "widgets"
 WAVES = "posts/waves/"
@@ -97,7 +97,7 @@ def test_two_builds_are_byte_identical(tmp_path: Path) -> None:
 def test_an_edited_widget_rebuilds_only_the_posts_that_use_it(tmp_path: Path) -> None:
     site = make_site(tmp_path / "site", SITE)
     out = site / "public"
-    build(load_config(site), out)
+    build_site(site, out=out)
     assert build(load_config(site), out).rendered == 0, "unchanged: nothing to do"
     code = site / "widgets/sine-wave/widget.py"
     code.write_text(code.read_text().replace('"41"', '"21"').replace('"4"', '"3"'))
@@ -120,7 +120,7 @@ def test_a_failing_widget_names_its_line_the_widget_and_the_post(tmp_path: Path)
     code.write_text(text)
     line = text.splitlines().index('    top = int(params.get("top", "4")) // 0') + 1
     with pytest.raises(BuildErrors) as caught:
-        build(load_config(site), site / "public")
+        build_site(site)
     (error,) = caught.value.errors
     assert str(error) == (
         f'widgets/sine-wave/widget.py:{line}: widget "sine-wave" (figure #fig-sine) in '
@@ -166,7 +166,7 @@ def test_new_widget_scaffolds_one_that_builds(tmp_path: Path) -> None:
         '---\ntitle: New\ndate: 2026-01-05\n---\n\n::: {#fig-new widget="loss-slider" count=3}\n'
         "A new widget.\n:::\n"
     )
-    build(load_config(site), site / "public")
+    build_site(site)
     html = page(site / "public", "posts/new/")
     assert '<output class="loss-slider-value">x1 = 1</output>' in html
     assert main(["-C", str(site), "new", "--widget", "loss-slider"]) == 1
@@ -284,7 +284,7 @@ def test_two_plots_writing_one_file_is_an_error(tmp_path: Path) -> None:
         post.read_text() + '\n::: {#fig-loss-dark plot="plots.py:learning_rate"}\nX.\n:::\n'
     )
     with pytest.raises(BuildErrors) as caught:
-        build(load_config(site), site / "public")
+        build_site(site)
     assert [e.message for e in caught.value.errors] == [
         "figure #fig-loss-dark would write fig-loss-dark.svg, which another figure writes"
     ]

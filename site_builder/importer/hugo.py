@@ -14,6 +14,7 @@ from site_builder.importer import divs, markup
 from site_builder.importer.common import PostContext
 from site_builder.importer.jekyll import _bracket_safe, _fence, _params
 from site_builder.importer.text import Text
+from site_builder.slug import slugify
 
 HIGHLIGHT = re.compile(
     r"(?s)\{\{[<%]\s*highlight\s+([\w+#.-]+)[^>%]*[>%]\}\}\n?(.*?)\{\{[<%]\s*/highlight\s*[>%]\}\}"
@@ -86,8 +87,6 @@ def _unescape(formula: str) -> str:
 
 
 def _post_link(target: str) -> str:
-    from site_builder.slug import slugify
-
     name = target.rstrip("/").rsplit("/", 1)[-1].removesuffix(".md")
     if name in ("index", "_index"):
         name = target.rstrip("/").rsplit("/", 2)[-2]

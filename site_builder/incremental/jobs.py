@@ -28,7 +28,6 @@ class PostSummary:
     """A rendered post without its HTML: what listings, feeds and the font need."""
 
     rendered: Rendered  # html, notes_html and files emptied
-    file_names: tuple[str, ...]
     math_chars: str  # sorted, one string: a frozenset of 1-char strings is slow to unpickle
 
 
@@ -86,7 +85,6 @@ def summarise(rendered: Rendered) -> PostSummary:
     )
     return PostSummary(
         rendered=bare,
-        file_names=tuple(name for name, _ in rendered.files),
         math_chars="".join(sorted(fonts.math_characters(formulas))),
     )
 

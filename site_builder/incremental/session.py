@@ -199,8 +199,9 @@ class Session:
         names = [name for name in self.previous.groups if name.split(":")[0] == "search"]
         if self.refresh_search or not names or not all(self._intact(n, output) for n in names):
             return False
-        for name in names:
-            self._keep(name, output)
+        for name in names:  # intact, checked above: carry the files over
+            for rel in self.previous.owned(name):
+                output.keep(rel)
             self.groups[name] = self.previous.groups[name]
         return True
 

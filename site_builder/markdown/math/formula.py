@@ -15,12 +15,7 @@ from markdown_it.common.utils import escapeHtml
 
 from site_builder.markdown.math.colours import colour_edits, colours_of
 from site_builder.markdown.math.engine import Macros, convert
-from site_builder.markdown.math.macros import (
-    OPTIONAL_PREFIX,
-    expand_optional,
-    merged,
-    take_definitions,
-)
+from site_builder.markdown.math.macros import expand_optional, merged, take_definitions
 from site_builder.markdown.math.numbering import Register, number
 from site_builder.markdown.math.rewrite import Source, rewrite, rewrite_body
 
@@ -118,9 +113,7 @@ _MAX_EXPANSIONS = 50  # nested optional-argument macros; a self-referent one sto
 
 def _expand_optional(source: Source, macros: Macros) -> None:
     """Expand the optional-argument macros in ``source`` (math-core has none), again and
-    again for uses inside their own expansions."""
-    if not any(name.startswith(OPTIONAL_PREFIX) for name, _ in macros):
-        return
+    again for uses inside their own expansions (none: one cached look-up)."""
     for _ in range(_MAX_EXPANSIONS):
         edits = expand_optional(source.text, macros)
         if not edits:

@@ -12,6 +12,7 @@ a formula holding nothing but definitions shows nothing.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from site_builder.markdown.math.colours import defined_colour
 from site_builder.markdown.math.engine import Macros, MathError
@@ -123,10 +124,9 @@ _ARGUMENT = re.compile(r"\s*(\{|\\[A-Za-z]+|\\.|[^\s{}])")
 def expand_optional(text: str, macros: Macros) -> list[tuple[int, int, str]]:
     """Edits that expand every use of an optional-argument macro in ``text`` (one pass;
     call again while it finds any, for uses inside arguments or expansions)."""
-    table = {n.removeprefix(OPTIONAL_PREFIX): b for n, b in macros if n.startswith(OPTIONAL_PREFIX)}
-    if not table:
+    table, pattern = _optional_macros(macros)
+    if pattern is None:
         return []
-    pattern = re.compile(r"\\(" + "|".join(map(re.escape, table)) + r")(?![A-Za-z])")
     edits: list[tuple[int, int, str]] = []
     for match in pattern.finditer(text):
         if edits and match.start() < edits[-1][1]:
@@ -159,6 +159,16 @@ def expand_optional(text: str, macros: Macros) -> list[tuple[int, int, str]]:
         expansion = _substitute(body, args)
         edits.append((match.start(), at, "{" + expansion + "}"))
     return edits
+
+
+@lru_cache(maxsize=64)
+def _optional_macros(macros: Macros) -> tuple[dict[str, str], re.Pattern[str] | None]:
+    """The optional-argument macros by name, and a pattern for their uses: built once per
+    set of macros, not per formula and pass."""
+    table = {n.removeprefix(OPTIONAL_PREFIX): b for n, b in macros if n.startswith(OPTIONAL_PREFIX)}
+    if not table:
+        return table, None
+    return table, re.compile(r"\\(" + "|".join(map(re.escape, table)) + r")(?![A-Za-z])")
 
 
 def _substitute(body: str, args: list[str]) -> str:
