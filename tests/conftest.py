@@ -192,18 +192,27 @@ def cpu_lock(mode: int) -> Iterator[None]:
     """Under pytest-xdist, a lock all workers of this run share: ``tests/test_lighthouse.py``
     holds it alone (``fcntl.LOCK_EX``) while it audits, every other test holds it shared
     from its fixtures' set-up to its teardown (``pytest_runtest_protocol``). One process
-    (no xdist) needs no lock."""
+    (no xdist) needs no lock.
+
+    ``flock`` serves no one first: with three workers taking turns at the shared lock the
+    exclusive one waited for minutes. So a second lock, the gate, goes first: the
+    exclusive holder takes the gate before the lock, and a test passes the gate (taken
+    shared for a moment) before it takes the lock, so none starts while the audits wait."""
     run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
     if not run:
         yield
         return
-    path = Path(tempfile.gettempdir()) / f"site-builder-tests-{run}.lock"
-    with path.open("a") as handle:
-        fcntl.flock(handle, mode)
+    base = Path(tempfile.gettempdir()) / f"site-builder-tests-{run}"
+    with base.with_suffix(".gate").open("a") as gate, base.with_suffix(".lock").open("a") as lock:
+        fcntl.flock(gate, mode)
+        fcntl.flock(lock, mode)
+        if mode == fcntl.LOCK_SH:
+            fcntl.flock(gate, fcntl.LOCK_UN)
         try:
             yield
         finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+            fcntl.flock(lock, fcntl.LOCK_UN)
+            fcntl.flock(gate, fcntl.LOCK_UN)
 
 
 @pytest.hookimpl(wrapper=True)
