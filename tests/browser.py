@@ -126,6 +126,34 @@ def chromium(**context_options: Any) -> Iterator[Any]:
         context.close()
 
 
+# A frame (and a task after it: what the page's scripts queued on load has run), style and
+# layout forced so the web fonts in use are asked for, those fonts, and another frame (the
+# script runs again when the fonts arrive, static/js/post.js). Ten seconds at most.
+_SETTLED_JS = """async () => {
+    const frame = () => new Promise(done => requestAnimationFrame(() => setTimeout(done, 0)));
+    const settled = (async () => {
+        await frame();
+        void document.body.offsetHeight;
+        await document.fonts.ready;
+        await frame();
+    })();
+    const late = new Promise((_, fail) => setTimeout(() => fail(new Error('not settled')), 1e4));
+    await Promise.race([settled, late]);
+}"""
+
+
+def load(page: Any, url: str) -> None:
+    """Open ``url`` in ``page`` and wait until it is ready to measure: its load event, then
+    a frame, its web fonts and another frame (``_SETTLED_JS``).
+
+    Playwright's "networkidle" waits for 500 ms without a request on top of the load
+    event: on these sites only the favicon comes after it. The tests that look at every
+    request (or at the favicon) still wait for it, and so do pages without JavaScript,
+    where nothing can be asked about the fonts."""
+    page.goto(url, wait_until="load")
+    page.evaluate(_SETTLED_JS)
+
+
 _SESSION: list[Any] = []  # [playwright, browser] once launched
 
 

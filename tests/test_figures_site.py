@@ -23,6 +23,7 @@ from site_builder.errors import BuildError, BuildErrors
 from tests.browser import (
     ARTIFACTS,
     chromium,
+    load,
     require_chromium,
     serve_directory,
 )
@@ -222,7 +223,7 @@ def test_images_do_not_shift_the_layout(base_url: str, width: int) -> None:
 def test_toc_links_work_and_mark_the_current_section(base_url: str) -> None:
     with chromium(viewport={"width": 1600, "height": 900}) as context:
         page_ = context.new_page()
-        page_.goto(base_url + POST, wait_until="networkidle")
+        load(page_, base_url + POST)
         toc = page_.locator("nav.toc")
         assert toc.get_attribute("aria-labelledby") == "toc-title"
         current = "nav.toc a[aria-current='location']"
@@ -279,7 +280,7 @@ def test_screenshots(base_url: str, scheme: str) -> None:
         options = {"viewport": {"width": width, "height": 900}, "color_scheme": scheme}
         with chromium(**options) as context:
             page_ = context.new_page()
-            page_.goto(base_url + POST, wait_until="networkidle")
+            load(page_, base_url + POST)
             ARTIFACTS.mkdir(exist_ok=True)
             shot = ARTIFACTS / f"figures-{scheme}-{width}.png"
             page_.screenshot(path=str(shot), full_page=True)

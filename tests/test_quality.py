@@ -26,11 +26,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.browser import (
-    ARTIFACTS,
-    chromium,
-    require_chromium,
-)
+from tests.browser import ARTIFACTS, chromium, load, require_chromium
 from tests.conftest import ROOT, Sites
 
 pytestmark = pytest.mark.browser
@@ -69,8 +65,14 @@ def site(sites: Sites) -> Site:
     return Site(sites.built(ROOT, url), url)
 
 
-def open_page(context: Any, url: str) -> tuple[Any, list[str], list[Any]]:
-    """Open ``url``; returns (page, console errors and failed requests, responses)."""
+def open_page(
+    context: Any, url: str, *, network_idle: bool = False
+) -> tuple[Any, list[str], list[Any]]:
+    """Open ``url``; returns (page, console errors and failed requests, responses).
+
+    Ready to measure once loaded (``browser.load``); ``network_idle`` waits for the
+    network to go quiet instead: for the favicon, asked for after the load, and in a
+    context without JavaScript."""
     errors: list[str] = []
     responses: list[Any] = []
     page = context.new_page()
@@ -78,7 +80,10 @@ def open_page(context: Any, url: str) -> tuple[Any, list[str], list[Any]]:
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("requestfailed", lambda r: errors.append(f"failed: {r.url}"))
     page.on("response", lambda r: responses.append(r))
-    page.goto(url, wait_until="networkidle")
+    if network_idle:
+        page.goto(url, wait_until="networkidle")
+    else:
+        load(page, url)
     return page, errors, responses
 
 
@@ -123,7 +128,7 @@ def test_axe_finds_no_violations(site: Site, scheme: str) -> None:
 
 def test_post_weight_and_requests(site: Site) -> None:
     with chromium(viewport={"width": 1280, "height": 900}) as context:
-        page, errors, responses = open_page(context, site.url + POST)
+        page, errors, responses = open_page(context, site.url + POST, network_idle=True)
         page.mouse.wheel(0, 20000)  # anything lazy would load now
         page.wait_for_load_state("networkidle")
         rows = []
@@ -262,7 +267,7 @@ def test_note_toggle_from_the_keyboard(site: Site) -> None:
 def test_note_number_links_to_the_notes_without_javascript(site: Site) -> None:
     options = {"viewport": {"width": 375, "height": 800}, "java_script_enabled": False}
     with chromium(**options) as context:
-        page, _, _ = open_page(context, site.url + POST)
+        page, _, _ = open_page(context, site.url + POST, network_idle=True)
         ref = page.locator(".footnote-ref > a").first
         assert ref.get_attribute("aria-expanded") is None
         assert not page.locator("#sn1").is_visible()
@@ -352,7 +357,7 @@ def test_reduced_motion_is_respected(site: Site) -> None:
 def test_no_console_errors_and_a_favicon(site: Site) -> None:
     with chromium() as context:
         for path in ("", site.tag_page(), POST, "tags/", "archive/"):
-            page, errors, responses = open_page(context, site.url + path)
+            page, errors, responses = open_page(context, site.url + path, network_idle=True)
             assert errors == [], (path, errors)
             assert all(r.status < 400 for r in responses), [(r.url, r.status) for r in responses]
             icon = page.evaluate("document.querySelector('link[rel=icon]').href")

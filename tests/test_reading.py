@@ -15,6 +15,7 @@ import pytest
 from tests.browser import (
     ARTIFACTS,
     chromium,
+    load,
     require_chromium,
 )
 from tests.conftest import ROOT, SITES, Sites
@@ -40,8 +41,7 @@ def scholar(sites: Sites, site: str) -> str:
 
 def open_page(context: Any, url: str) -> Any:
     page = context.new_page()
-    page.goto(url, wait_until="networkidle")
-    page.evaluate("document.fonts.ready")
+    load(page, url)
     return page
 
 
