@@ -21,7 +21,10 @@ VERBATIM_HTML = re.compile(r"(?is)<(pre|script|style|textarea)\b[^>]*>.*?</\1\s*
 HTML_COMMENT = re.compile(r"(?s)<!--.*?-->")
 
 # kramdown: ``$$...$$`` is display math when it fills its lines, inline math otherwise.
-DOUBLE_DOLLAR = re.compile(r"(?s)(?<![\\$])\$\$(?!\$)(.+?)(?<![\\$])\$\$(?!\$)")
+# Quarto's ``$$ ... $$ {#eq-x}`` names the equation for ``@eq-x``.
+DOUBLE_DOLLAR = re.compile(
+    r"(?s)(?<![\\$])\$\$(?!\$)(.+?)(?<![\\$])\$\$(?!\$)(?:[ \t]*(\{#eq-[\w:-]+\}))?"
+)
 SINGLE_DOLLAR = re.compile(r"(?<![\\$])\$(?![\s$])((?:[^$\n\\]|\\.|\n(?![ \t]*\n))+?)(?<![\s\\])\$")
 ESCAPED_DISPLAY = re.compile(r"(?s)\\\\\[(.+?)\\\\\]")
 ESCAPED_INLINE = re.compile(r"(?s)\\\\\((.+?)\\\\\)")
@@ -31,7 +34,9 @@ MATH_ENVS = (
     "equation|align|gather|multline|eqnarray|flalign|alignat|displaymath|math|split|gathered"
 )
 BARE_ENV = re.compile(rf"(?s)\\begin\{{({MATH_ENVS})(\*?)\}}.*?\\end\{{\1\2\}}")
-DISPLAY_BLOCK = re.compile(r"(?ms)^([ \t>]*)\$\$[ \t]*\n(.*?)\n[ \t>]*\$\$[ \t]*$")
+DISPLAY_BLOCK = re.compile(
+    r"(?ms)^([ \t>]*)\$\$[ \t]*\n(.*?)\n[ \t>]*\$\$[ \t]*(\{#eq-[\w:-]+\}[ \t]*)?$"
+)
 
 # ``{: .class}`` on its own line, or ``{:target="_blank"}`` right after a link or image.
 BLOCK_IAL = re.compile(r"(?m)^[ \t>]*\{:(?!=)[^}\n]*\}[ \t]*\n?")
@@ -47,16 +52,17 @@ def mask_code(text: Text) -> None:
     text.mask(INLINE_CODE)
 
 
-def display(body: str, indent: str = "") -> str:
+def display(body: str, indent: str = "", ident: str = "") -> str:
     """A display formula on lines of its own, set off by blank lines from the text around it.
 
     A blank line would end the formula here (as in LaTeX); MathJax let a macro preamble
-    hold them, so they go.
+    hold them, so they go. Quarto's ``{#eq-x}`` (``ident``) stays on the closing line.
     """
     blank = indent.rstrip()
     lines = [indent + line for line in tidy_formula(body).strip().split("\n") if line.strip()]
     inner = "\n".join(lines)
-    return f"\n{blank}\n{indent}$$\n{inner}\n{indent}$$\n{blank}\n"
+    close = f"$$ {ident}" if ident else "$$"
+    return f"\n{blank}\n{indent}$$\n{inner}\n{indent}{close}\n{blank}\n"
 
 
 REQUIRE = re.compile(r"\\require\s*\{[\w-]*\}")
@@ -131,7 +137,7 @@ def _inline(match: Match[str]) -> str:
 
 def _display_block(match: Match[str]) -> str:
     indent, body = match.group(1), match.group(2)
-    return display(body, indent).strip("\n")
+    return display(body, indent, (match.group(3) or "").strip()).strip("\n")
 
 
 def normalise_math(text: Text, notes: PostNotes, kramdown: bool, backslash: bool) -> None:
@@ -151,8 +157,8 @@ def normalise_math(text: Text, notes: PostNotes, kramdown: bool, backslash: bool
         end = old.find("\n", match.end())
         after = old[match.end() : len(old) if end < 0 else end]
         alone = not before.strip(" \t>") and not after.strip()
-        if alone or not kramdown:
-            return _display_here(body)
+        if alone or not kramdown or match.group(2):
+            return _display_here(body, match.group(2) or "")
         return "$" + " ".join(body.split()) + "$"
 
     text.sub(DOUBLE_DOLLAR, double)
@@ -164,14 +170,14 @@ def normalise_math(text: Text, notes: PostNotes, kramdown: bool, backslash: bool
     _fix_display_lines(text)
 
 
-def _display_here(body: str) -> str:
+def _display_here(body: str, ident: str = "") -> str:
     """A display block to be laid out on lines of its own by ``_fix_display_lines``."""
-    return "\x01" + body.strip() + "\x02"
+    return "\x01" + body.strip() + "\x02" + ident
 
 
 def _fix_display_lines(text: Text) -> None:
     """Put each display formula on lines of its own, indented like the line it was on."""
-    marked = re.compile(r"(?ms)^([ \t>]*)([^\n\x01]*?)\x01(.*?)\x02[ \t]*")
+    marked = re.compile(r"(?ms)^([ \t>]*)([^\n\x01]*?)\x01(.*?)\x02(\{#eq-[\w:-]+\})?[ \t]*")
     item = re.compile(r"[ \t]*(?:[-*+]|\d+[.)])[ \t]+")
 
     def layout(match: Match[str], _line: int) -> str:
@@ -180,7 +186,7 @@ def _fix_display_lines(text: Text) -> None:
         marker = item.match(indent + lead)
         if marker:  # a list item's continuation is indented: keep the formula inside it
             indent = " " * len(marker.group(0))
-        return head + display(body, indent)
+        return head + display(body, indent, match.group(4) or "")
 
     while "\x01" in text.text:  # two formulas on one line: the second waits a pass
         before = text.text

@@ -143,8 +143,12 @@ _COMMANDS = {
     "LaTeX": "text{LaTeX}",
     "KaTeX": "text{KaTeX}",
 }
-# Unicode symbols math-core wants as commands.
-_UNICODE = {"√": "\\surd ", "∴": "\\therefore ", "∵": "\\because ", "∁": "\\complement "}
+# Unicode symbols math-core wants as commands (MathJax and KaTeX take them as they are).
+_UNICODE = {
+    **{"√": "\\surd ", "∴": "\\therefore ", "∵": "\\because ", "∁": "\\complement "},
+    **{"\u22a4": "\\top ", "⊥": "\\perp ", "∅": "\\emptyset ", "∠": "\\angle "},
+    **{"∡": "\\measuredangle ", "∢": "\\sphericalangle "},  # \u22a4: DOWN TACK
+}
 _UNICODE_RE = re.compile("[" + "".join(_UNICODE) + "]")
 # Links and HTML attributes have no place in MathML here: their text stays, they go.
 _ATTRIBUTE = re.compile(r"\\(?:href|htmlClass|htmlId|htmlStyle|htmlData)\s*\{[^{}]*\}(?=\s*\{)")
