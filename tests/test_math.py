@@ -229,6 +229,26 @@ def test_no_link_or_style_injection(latex: str) -> None:
     assert "<script" not in out
 
 
+def test_colours_mathjax_took_render_and_an_unknown_one_is_left_out_with_a_warning() -> None:
+    """xcolor's ``red!80`` is a mix; MathJax handed ``myblue`` to CSS, which ignored it."""
+    result = render(
+        "One $\\color{red!80}x$.\n\nTwo $\\textcolor{myblue}{y} z$.", MarkdownContext("post.md")
+    )
+    assert 'style="color:#FF3333;"' in result.html and "<mi>y</mi>" in result.html
+    warnings = [str(w) for w in result.warnings]
+    assert warnings == [
+        "post.md:3: warning: math: unknown colour 'myblue' left out (MathJax ignored it too)"
+    ]
+
+
+def test_a_colour_as_a_script_is_a_group() -> None:
+    """MathJax 2's ``x^\\color{red}{y}`` (two arguments) where LaTeX wants a group."""
+    out = convert_md("$x^\\color{red}{y}$")
+    assert re.search(
+        r"<msup><mi>x</mi><mrow style=\"color:#FF0000;\"><mi>y</mi></mrow></msup>", out
+    )
+
+
 # --- errors --------------------------------------------------------------------------------
 
 

@@ -89,7 +89,7 @@ def render(text: str, ctx: MarkdownContext) -> Rendered:
         headings=tuple(extension_state(env, "headings", headings.HeadingState).found),
         links=tuple(_links(tokens)),
         words=_count_words(tokens),
-        warnings=tuple(_unused_footnotes(text, ctx, sidenotes.unused)),
+        warnings=(*env.get("warnings", ()), *_unused_footnotes(text, ctx, sidenotes.unused)),
         files=tuple(sorted(env.get("files", {}).items())),
         fragments=env.get("fragments", {}),
         assets=_assets(env.get("assets", {})),

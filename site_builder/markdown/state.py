@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from markdown_it.token import Token
 
-from site_builder.errors import BuildError
+from site_builder.errors import BuildError, BuildWarning, Location
 
 T = TypeVar("T")
 
@@ -46,6 +46,11 @@ def report(
     """Record a problem at a token's (or an explicit) source line."""
     path: Path | str = env["ctx"].path
     env["errors"].append(BuildError(path, line or source_line(env, token), message, column))
+
+
+def warn(env: MutableMapping[str, Any], message: str, line: int | None) -> None:
+    """Record a likely mistake that does not stop the build, at a source line."""
+    env.setdefault("warnings", []).append(BuildWarning(Location(env["ctx"].path, line), message))
 
 
 def inline_lines(env: MutableMapping[str, Any], block: Token) -> list[tuple[Token, int | None]]:

@@ -33,7 +33,14 @@ from mdit_py_plugins.dollarmath.index import math_inline_dollar
 from site_builder.markdown.crossrefs import equation_id, is_crossref, register, state_of
 from site_builder.markdown.math.engine import Macros, MathError
 from site_builder.markdown.math.formula import Formula, rewrite_macros
-from site_builder.markdown.state import inline_lines, memoised, needs, report, source_line
+from site_builder.markdown.state import (
+    inline_lines,
+    memoised,
+    needs,
+    report,
+    source_line,
+    warn,
+)
 
 BLOCKS = ("math_block", "math_block_label")
 INLINE = ("math_inline", "math_inline_double")
@@ -184,6 +191,9 @@ def _prepare_one(
     except MathError as exc:
         _report(env, formula, where, exc)
         return formula.macros
+    for name in dict.fromkeys(formula.unknown_colours):
+        line = where.position(formula, None)[0]
+        warn(env, f"math: unknown colour {name!r} left out (MathJax ignored it too)", line)
     token.meta["formula"] = (formula, where)
     return macros
 

@@ -13,6 +13,7 @@ and maps the construct onto one math-core handles the way LaTeX sets it:
 - commands from other packages with a direct equivalent (``\mbox``, ``\pmb``,
   ``\mathbbm``, ``\intop``, amsmath's ``\dotsb``...), and ``\smash`` (its
   argument kept);
+- ``x^\color{red}{y}`` (MathJax 2's two-argument ``\color`` as a script): a group;
 - ``\left<``/``\right>`` as angle brackets, and ``#RRGGBB`` colours as
   ``\color[HTML]`` (KaTeX accepts both; math-core reads ``#`` as a parameter);
 - a star after a command that has no starred form (``\delta*``): math-core
@@ -173,6 +174,7 @@ _RENAMED_MATRIX = re.compile(
     r"\\(begin|end)\s*\{([pbBvV]?matrix|alignedat)\*?\}(\[[lcr]\]|\{\d+\})?"
 )
 _SUBSTACK = re.compile(r"\\substack\s*\{")
+_SCRIPT_COLOUR = re.compile(r"[_^]\s*(\\color\s*(?:\[[^\]]*\])?\s*\{[^{}]*\}\s*\{)")
 _EQNARRAY = re.compile(r"\\begin\s*\{eqnarray(\*?)\}(.*?)\\end\s*\{eqnarray\1\}", re.DOTALL)
 _SMASH = re.compile(r"\\smash\s*(?:\[[tb]\])?\s*(?=\{)")
 _ANGLE = re.compile(r"\\(left|right|middle)\s*([<>])")
@@ -234,6 +236,7 @@ def rewrite_common(source: Source) -> None:
     source.sub(_HEX, _hex_colour)
     source.sub(_STAR, lambda m: m.group() if m.group(1) in _STARRED else f"\\{m.group(1)} *")
     source.edit(_substacks(source.text))
+    source.edit(_scripted_colours(source.text))
     source.edit(_text_underscores(source.text))
     source.edit(_math_in_text(source.text))
     source.sub(_EQNARRAY, _eqnarray)
@@ -377,6 +380,17 @@ def _renamed_environment(match: re.Match[str]) -> str:
     if name == "smallmatrix":  # a matrix in script style, as amsmath sets it
         return "{\\scriptstyle\\begin{matrix}" if begin == "begin" else "\\end{matrix}}"
     return f"\\{begin}{{align{star}}}"  # alignat's column count goes: align finds the columns
+
+
+def _scripted_colours(text: str) -> list[Edit]:
+    r"""``x^\color{red}{y}``: MathJax 2 read ``\color`` with two arguments, so authors put
+    one where a script's argument goes; math-core, like LaTeX, wants a group there."""
+    edits: list[Edit] = []
+    for match in _SCRIPT_COLOUR.finditer(text):
+        close = group_end(text, match.end() - 1)
+        if close is not None:
+            edits += [(match.start(1), match.start(1), "{"), (close + 1, close + 1, "}")]
+    return sorted(edits)
 
 
 def _substacks(text: str) -> list[Edit]:
