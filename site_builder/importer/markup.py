@@ -26,6 +26,12 @@ DOUBLE_DOLLAR = re.compile(
     r"(?s)(?<![\\$])\$\$(?!\$)(.+?)(?<![\\$])\$\$(?!\$)(?:[ \t]*(\{#eq-[\w:-]+\}))?"
 )
 SINGLE_DOLLAR = re.compile(r"(?<![\\$])\$(?![\s$])((?:[^$\n\\]|\\.|\n(?![ \t]*\n))+?)(?<![\s\\])\$")
+# ``$$x = y`` with no closing ``$$`` before the paragraph ends: MathJax left it as text (it
+# looks within a paragraph), this site's build would stop; the author meant a formula.
+UNCLOSED_DISPLAY = re.compile(
+    r"(?m)^([ \t>]*\$\$[ \t]*(?!\{#)[^\s$][^\n$]*(?:\n(?![ \t>]*$)[^\n$]*)*)$(?=\n[ \t>]*$|\n?\Z)"
+)
+DOLLARS = re.compile(r"(?<![\\$])\$\$(?!\$)")
 ESCAPED_DISPLAY = re.compile(r"(?s)\\\\\[(.+?)\\\\\]")
 ESCAPED_INLINE = re.compile(r"(?s)\\\\\((.+?)\\\\\)")
 BARE_DISPLAY = re.compile(r"(?s)(?<!\\)\\\[(.+?)(?<!\\)\\\]")
@@ -161,6 +167,13 @@ def normalise_math(text: Text, notes: PostNotes, kramdown: bool, backslash: bool
             return _display_here(body, match.group(2) or "")
         return "$" + " ".join(body.split()) + "$"
 
+    def unclosed(match: Match[str], line: int) -> str:
+        if len(DOLLARS.findall(text.text, match.end())) % 2:
+            return match.group(0)  # a $$ further on closes it: a blank line inside a formula
+        notes.add(line, "display math $$ never closed: closed at the end of its paragraph")
+        return match.group(1).rstrip() + " $$"
+
+    text.sub(UNCLOSED_DISPLAY, unclosed)
     text.sub(DOUBLE_DOLLAR, double)
     text.sub(ESCAPED_DISPLAY, lambda m, _l: _display_here(m.group(1)))
     text.sub(ESCAPED_INLINE, lambda m, _l: "$" + " ".join(m.group(1).split()) + "$")
@@ -254,7 +267,11 @@ def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
     # ``101$\\times$11``: a ``$`` before a digit closes no formula here (nor in Pandoc).
     text.sub(DIGITS_BESIDE, lambda m, _l: _digits_inside(m))
     text.mask(SINGLE_DOLLAR, _inline)
-    text.sub(BARE_ENV, lambda m, _l: text.hide(display(m.group(0)).strip("\n")))
+    # MathJax typesets a bare environment as display math even inside a paragraph ("the
+    # data\n\\begin{align}...\\end{align}\nwhere"): on lines of its own, it is one here too.
+    text.sub(BARE_ENV, lambda m, _l: _display_here(m.group(0)))
+    _fix_display_lines(text)
+    text.mask(DISPLAY_BLOCK, _display_block)
     if mathjax:
         text.sub(SPACED_DOLLAR, lambda m, _l: text.hide(_inline(m)))
 
