@@ -168,8 +168,9 @@ def normalise_math(text: Text, notes: PostNotes, kramdown: bool, backslash: bool
         return "$" + " ".join(body.split()) + "$"
 
     def unclosed(match: Match[str], line: int) -> str:
-        if len(DOLLARS.findall(text.text, match.end())) % 2:
-            return match.group(0)  # a $$ further on closes it: a blank line inside a formula
+        before = len(DOLLARS.findall(text.text, 0, match.start()))
+        if before % 2 or len(DOLLARS.findall(text.text, match.end())) % 2:
+            return match.group(0)  # a closing $$ (``$$.``), or one further on closes it
         notes.add(line, "display math $$ never closed: closed at the end of its paragraph")
         return match.group(1).rstrip() + " $$"
 
