@@ -168,6 +168,9 @@ _PLACEHOLDER = re.compile("\x00\\d+\x00")
 _CELL = re.compile(
     r"(?ims)^([ \t]*)(<(td|th|li|dd|dt)\b[^>]*>)((?:(?!<\3[\s>]|</\3\s*>).)*?)(</\3\s*>)"
 )
+# A caption or a ``<details>`` summary, wherever its tag is on the line.
+_PHRASE = re.compile(r"(?is)()(<(summary|figcaption)\b[^>]*>)((?:(?!<\3[\s>]).)*?)(</\3\s*>)")
+_CITATION = re.compile(r"\[-?@[\w:.-]+")
 
 
 def open_math_html(text: Text) -> None:
@@ -175,11 +178,15 @@ def open_math_html(text: Text) -> None:
 
     CommonMark passes an HTML block through untouched up to the next blank line, so
     ``<p>... $x$ ...</p>`` or the body of a ``<details>`` showed its formulas as ``$``
-    text. A ``<p>`` holding math becomes a Markdown paragraph; a ``<details>`` body is set
-    off by blank lines, which makes it Markdown. Run once formulas are masked.
+    text. A ``<p>`` holding math becomes a Markdown paragraph; a ``<details>`` body, a
+    table cell, a list item, a ``<summary>`` or a ``<figcaption>`` is set off by blank
+    lines, which makes it Markdown. A citation (``[@key]``) needs Markdown as much.
+    Run once formulas are masked.
     """
 
-    def holds_math(fragment: str) -> bool:
+    def holds_math(fragment: str) -> bool:  # or a citation: Markdown too
+        if _CITATION.search(fragment):
+            return True
         return any(text.masked(p).startswith("$") for p in _PLACEHOLDER.findall(fragment))
 
     def paragraph(match: re.Match[str], _line: int) -> str:
@@ -203,6 +210,8 @@ def open_math_html(text: Text) -> None:
     text.sub(_PARAGRAPH, paragraph)
     text.sub(_DETAILS_BODY, details)
     text.sub(_CELL, cell)
+    text.sub(_PHRASE, cell)
+    text.sub(_PARAGRAPH, paragraph)  # a <p> a cell held (``<li><p>$x$</p></li>``)
 
 
 def captions_to_paragraphs(text: Text) -> None:
