@@ -20,7 +20,8 @@ and maps the construct onto one math-core handles the way LaTeX sets it:
   reads it as part of the name; LaTeX, MathJax and KaTeX as an asterisk;
 - ``\\{ ... \\}`` (and ``\\|`` inline): braces and bars escaped twice for
   Markdown engines that eat one backslash, which MathJax and KaTeX draw as
-  braces and bars; Markdown's ``\*``; and ``_`` in ``\text{...}``, a literal one;
+  braces and bars; Markdown's ``\*``; ``_`` and ``&`` in ``\text{...}`` (``&`` in
+  a ``\tag`` too), literal ones, and the space after them kept;
 - ``\mathop{X}\limits_a^b``: math-core takes ``\limits`` only after its own
   operators; the scripts are set under and over with ``\underset``/``\overset``
   (``\nolimits`` after ``\mathop`` goes: math-core already sets them beside it);
@@ -186,6 +187,7 @@ _DOUBLED = re.compile(r"\\\\([{}])")
 _INLINE_DOUBLED = re.compile(r"\\\\([{}|])")
 _ESCAPED_STAR = re.compile(r"\\\*")
 _TEXT = re.compile(r"\\(?:text|textrm|textbf|textit|textsf|texttt|mbox|emph)\s*\{")
+_TAG_ARGUMENT = re.compile(r"\\tag\*?\s*\{")
 _MATHOP = re.compile(r"\\mathop\s*\{")
 _LIMITS = re.compile(r"\s*\\(no)?limits(?![A-Za-z])")
 _SCRIPT = re.compile(r"\s*([_^])\s*(\\[A-Za-z]+|\\.|[^{\s\\])?")
@@ -249,6 +251,7 @@ _TRIGGER_NAMES = {
     *_COMMANDS,
     *SIZES,
     "require",
+    "tag",
     "bbox",
     "allowbreak",
     "global",
@@ -313,17 +316,19 @@ def _hex_colour(match: re.Match[str]) -> str:
 
 
 def _text_underscores(text: str) -> list[Edit]:
-    """``\\text{cross_entropy}``: an underscore in text is a literal one."""
+    """``\\text{cross_entropy}``: an underscore in text is a literal one; so is an ampersand
+    there or in a ``\\tag`` (``\\tag{if A & B commute}``: MathJax read the braces whole)."""
     edits: list[Edit] = []
-    for match in _TEXT.finditer(text):
-        close = group_end(text, match.end() - 1)
-        if close is None:
-            continue
-        edits.extend(
-            (at, at + 1, "\\_")
-            for at in range(match.end(), close)
-            if text[at] == "_" and text[at - 1] != "\\"
-        )
+    for pattern, specials in ((_TEXT, "_&"), (_TAG_ARGUMENT, "&")):
+        for match in pattern.finditer(text):
+            close = group_end(text, match.end() - 1)
+            if close is None:
+                continue
+            for at in range(match.end(), close):
+                if text[at] in specials and text[at - 1] != "\\":
+                    edits.append((at, at + 1, "\\" + text[at]))
+                if text[at] in "&%_#$" and text[at + 1] == " ":  # math-core drops that space
+                    edits.append((at + 1, at + 2, "\\ "))
     return sorted(set(edits))
 
 
