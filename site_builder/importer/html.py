@@ -135,12 +135,16 @@ def boxes(text: Text) -> None:
     text.sub(_ASIDE, aside)
 
 
-_BREAK_LINE = re.compile(r"(?im)^([ \t]*<(?:br|hr)\s*/?>[ \t]*)\n(?=[ \t]*[^\s<])")
+_BREAK_LINE = re.compile(
+    r"(?im)^([ \t]*(?:<(?:br|hr)\s*/?>|<p\b[^>]*>(?:(?!</?p[\s>]).)*</p\s*>)[ \t]*)\n"
+    r"(?=[ \t]*[^\s<])"
+)
 
 
 def break_lines(text: Text) -> None:
-    """A line holding only ``<br>`` opens an HTML block that swallows the paragraph under
-    it (kramdown rendered that paragraph): a blank line after it lets it render."""
+    """A line holding only ``<br>`` or a whole ``<p>...</p>`` (a ``<p></p>`` spacer) opens an
+    HTML block that swallows the paragraph under it (kramdown rendered that paragraph): a
+    blank line after it lets it render."""
     text.sub(_BREAK_LINE, lambda m, _l: m.group(1) + "\n\n")
 
 
