@@ -196,18 +196,18 @@ def open_math_html(text: Text) -> None:
     def paragraph(match: re.Match[str], _line: int) -> str:
         if not holds_math(match.group(2)):
             return match.group(0)
-        return f"\n\n{textwrap.dedent(match.group(2)).strip()}\n\n"
+        return f"\n\n{_dedent(text, match.group(2)).strip()}\n\n"
 
     def details(match: re.Match[str], _line: int) -> str:
         if not holds_math(match.group(2)):
             return match.group(0)
-        body = textwrap.dedent(match.group(2).strip("\n")).strip()
+        body = _dedent(text, match.group(2).strip("\n")).strip()
         return f"{match.group(1)}\n\n{body}\n\n{match.group(3)}"
 
     def cell(match: re.Match[str], _line: int) -> str:
         if not holds_math(match.group(4)):
             return match.group(0)
-        body = textwrap.dedent(match.group(4).strip("\n")).strip()
+        body = _dedent(text, match.group(4).strip("\n")).strip()
         # The closing tag at the margin: indented by four after a blank line, it is code.
         return f"{match.group(1)}{match.group(2)}\n\n{body}\n\n{match.group(5)}"
 
@@ -216,6 +216,24 @@ def open_math_html(text: Text) -> None:
     text.sub(_CELL, cell)
     text.sub(_PHRASE, cell)
     text.sub(_PARAGRAPH, paragraph)  # a <p> a cell held (``<li><p>$x$</p></li>``)
+
+
+def _dedent(text: Text, fragment: str) -> str:
+    """``textwrap.dedent`` that sees through masked formulas: a display formula hidden at
+    the start of a line is indented like the lines around it, and loses that indent too
+    (else it would stay indented by four, which is code)."""
+    shown = _PLACEHOLDER.sub(lambda m: text.masked(m.group()), fragment)
+    lines = [line for line in shown.split("\n") if line.strip()]
+    indents = [line[: len(line) - len(line.lstrip(" \t"))] for line in lines]
+    margin = min(indents, key=len, default="")
+    while margin and not all(indent.startswith(margin) for indent in indents):
+        margin = margin[:-1]
+    if not margin:
+        return fragment
+    at_margin = re.compile(rf"(?m)^{re.escape(margin)}")
+    for placeholder in _PLACEHOLDER.findall(fragment):
+        text.rehide(placeholder, lambda hidden: at_margin.sub("", hidden))
+    return at_margin.sub("", fragment)
 
 
 def captions_to_paragraphs(text: Text) -> None:
