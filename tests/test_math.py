@@ -241,6 +241,16 @@ def test_colours_mathjax_took_render_and_an_unknown_one_is_left_out_with_a_warni
     ]
 
 
+def test_an_equation_label_used_again_is_a_warning_and_ids_stay_unique() -> None:
+    text = "$$\nx \\label{eq:a}\n$$\n\nSee \\eqref{eq:a}.\n\n$$\ny \\label{eq:a}\n$$"
+    result = render(text, MarkdownContext("post.md"))
+    ids = re.findall(r'id="(eq-a[^"]*)"', result.html)
+    assert len(ids) == len(set(ids)) == 2 and ids[0] == "eq-a"
+    assert "(2)" in result.html and 'href="#eq-a"' in result.html
+    (warning,) = [str(w) for w in result.warnings]
+    assert warning.startswith("post.md:7: warning: math: equation label eq-a used again")
+
+
 def test_a_colour_as_a_script_is_a_group() -> None:
     """MathJax 2's ``x^\\color{red}{y}`` (two arguments) where LaTeX wants a group."""
     out = convert_md("$x^\\color{red}{y}$")

@@ -184,13 +184,28 @@ def _prepare_one(
 ) -> Macros:
     """Definitions, rewrites and numbers for one formula; returns the macros from here on."""
     formula = Formula(token.content, display, macros)
+    repeated: list[str] = []
+
+    def register_row(label: str | None, tag: str | None) -> int | str | None:
+        """A label used again is LaTeX's warning, not an error: the equation is numbered,
+        references go to the first (MathJax refused to draw the second)."""
+        first = state_of(env)["targets"].get(label) if label else None
+        if label is None or first is None or first.kind != "eq":
+            return register(env, label, token, "eq", tag)
+        repeated.append(label)
+        shown = f" (first on line {first.line})" if first.line else ""
+        line = source_line(env, token) or where.line  # the line register gives the first
+        warn(env, f"math: equation label {label} used again{shown}; it names the first", line)
+        return register(env, None, token, "eq", tag)
+
     try:
-        macros = formula.prepare(
-            _attribute_id(token), lambda label, tag: register(env, label, token, "eq", tag)
-        )
+        macros = formula.prepare(_attribute_id(token), register_row)
     except MathError as exc:
         _report(env, formula, where, exc)
         return formula.macros
+    for marker, ident in formula.ids.items():  # the page's ids stay unique
+        if ident in repeated:
+            formula.ids[marker] = f"{ident}-{marker}"
     for name in dict.fromkeys(formula.unknown_colours):
         line = where.position(formula, None)[0]
         warn(env, f"math: unknown colour {name!r} left out (MathJax ignored it too)", line)
