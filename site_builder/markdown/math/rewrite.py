@@ -14,6 +14,7 @@ and maps the construct onto one math-core handles the way LaTeX sets it:
   ``\mathbbm``, ``\intop``, amsmath's ``\dotsb``...), and ``\smash`` (its
   argument kept);
 - ``x^\color{red}{y}`` (MathJax 2's two-argument ``\color`` as a script): a group;
+- an ``array``'s column spec beyond ``lcr|`` (``@{}``, ``*{3}{c}``, ``p{2cm}``): its letters;
 - ``\left<``/``\right>`` as angle brackets, and ``#RRGGBB`` colours as
   ``\color[HTML]`` (KaTeX accepts both; math-core reads ``#`` as a parameter);
 - a star after a command that has no starred form (``\delta*``): math-core
@@ -175,6 +176,7 @@ _RENAMED_MATRIX = re.compile(
     r"\\(begin|end)\s*\{([pbBvV]?matrix|alignedat)\*?\}(\[[lcr]\]|\{\d+\})?"
 )
 _SUBSTACK = re.compile(r"\\substack\s*\{")
+_ARRAY_SPEC = re.compile(r"(\\begin\s*\{(?:array|tabular)\})\s*(\[[^\]]*\]\s*)?\{")
 _SCRIPT_COLOUR = re.compile(r"[_^]\s*(\\color\s*(?:\[[^\]]*\])?\s*\{[^{}]*\}\s*\{)")
 _EQNARRAY = re.compile(r"\\begin\s*\{eqnarray(\*?)\}(.*?)\\end\s*\{eqnarray\1\}", re.DOTALL)
 _SMASH = re.compile(r"\\smash\s*(?:\[[tb]\])?\s*(?=\{)")
@@ -239,6 +241,7 @@ def rewrite_common(source: Source) -> None:
     source.sub(_STAR, lambda m: m.group() if m.group(1) in _STARRED else f"\\{m.group(1)} *")
     source.edit(_substacks(source.text))
     source.edit(_scripted_colours(source.text))
+    source.edit(_array_specs(source.text))
     source.edit(_text_underscores(source.text))
     source.edit(_math_in_text(source.text))
     source.sub(_EQNARRAY, _eqnarray)
@@ -396,6 +399,55 @@ def _scripted_colours(text: str) -> list[Edit]:
         if close is not None:
             edits += [(match.start(1), match.start(1), "{"), (close + 1, close + 1, "}")]
     return sorted(edits)
+
+
+def _array_specs(text: str) -> list[Edit]:
+    r"""``\begin{array}{@{}c*{2}{r}p{2cm}}``: the column letters math-core takes (``crrl``).
+
+    ``@{..}``, ``!{..}``, ``>{..}`` and ``<{..}`` go (spacing and material between
+    columns, which MathJax drew), ``*{n}{cols}`` is repeated out, a paragraph column
+    (``p{2cm}``) is a left-aligned one, and the vertical position (``[t]``) goes."""
+    edits: list[Edit] = []
+    for match in _ARRAY_SPEC.finditer(text):
+        close = group_end(text, match.end() - 1)
+        if close is None:
+            continue
+        spec = text[match.end() : close]
+        simple = _simple_spec(spec)
+        if simple is not None and (simple != spec or match.group(2)):
+            edits.append((match.start(), close, f"{match.group(1)}{{{simple}"))
+    return edits
+
+
+def _simple_spec(spec: str) -> str | None:
+    out: list[str] = []
+    i = 0
+    while i < len(spec):
+        char = spec[i]
+        if char in "@!><*pmb":
+            args = 2 if char == "*" else 1
+            groups: list[str] = []
+            j = i + 1
+            for _ in range(args):
+                while j < len(spec) and spec[j].isspace():
+                    j += 1
+                end = group_end(spec, j) if spec[j : j + 1] == "{" else None
+                if end is None:
+                    return None
+                groups.append(spec[j + 1 : end])
+                j = end + 1
+            if char == "*":
+                inner = _simple_spec(groups[1])
+                if inner is None or not groups[0].strip().isdigit():
+                    return None
+                out.append(inner * min(int(groups[0]), 100))
+            elif char in "pmb":
+                out.append("l")
+            i = j
+            continue
+        out.append(char)
+        i += 1
+    return "".join(out)
 
 
 def _substacks(text: str) -> list[Edit]:
