@@ -8,6 +8,7 @@ then put everything back.
 
 from __future__ import annotations
 
+import html
 import re
 from re import Match
 
@@ -72,17 +73,27 @@ def display(body: str, indent: str = "", ident: str = "") -> str:
 
 
 REQUIRE = re.compile(r"\\require\s*\{[\w-]*\}")
+# ``$T(\cdot &#124; x)$``: a pipe kept from a Markdown table as an entity, which the browser
+# decoded before MathJax saw the formula.
+ENTITY = re.compile(r"&(?:#\d{2,4}|#[xX][0-9A-Fa-f]{2,4}|lt|gt|amp|quot|vert|verbar);")
 CONTROL_SPACE = re.compile(r"(?<!\\)((?:\\\\)*)\\[ \t]*\n")
 
 
 def tidy_formula(tex: str) -> str:
     """What MathJax tolerated and LaTeX means the same by: ``\\require{ext}`` loaded a MathJax
-    extension (nothing to load here); a backslash ending a line is a control space."""
+    extension (nothing to load here); a backslash ending a line is a control space; an HTML
+    character reference is its character."""
     tex = REQUIRE.sub("", tex)
+    tex = ENTITY.sub(_entity, tex)
     tex = BBOX.sub(r"\\boxed{", tex)
     tex = EQALIGN.sub(_eqalign, tex)
     tex = _escaped_subscripts(tex)
     return CONTROL_SPACE.sub(lambda m: m.group(1) + "\\ \n", tex)
+
+
+def _entity(match: Match[str]) -> str:
+    char = html.unescape(match.group())
+    return "\\vert " if char == "|" else char  # a | would split a table's cell
 
 
 # MathJax's ``\\bbox[options]{x}`` and plain TeX's ``\\eqalign{a &= b \\cr ...}``.
