@@ -203,7 +203,11 @@ def text_refs(text: Text) -> None:
 
 
 def hide_leftovers(text: Text, ctx: PostContext) -> None:
-    """Report every construct no converter took, and keep it out of the page."""
+    """Report every construct no converter took, and keep it out of the page.
+
+    One a converter already commented out (a figure include whose file is missing) is
+    reported; commenting it out again would leave `` -->`` in the page."""
+    text.mask(re.compile(r"(?s)<!--.*?-->"))
     for pattern, kind in LEFTOVERS:
 
         def leftover(match: Match[str], line: int, kind: str = kind) -> str:

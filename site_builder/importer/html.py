@@ -137,7 +137,7 @@ def boxes(text: Text) -> None:
 
 _BREAK_LINE = re.compile(
     r"(?im)^([ \t]*(?:<(?:br|hr)\s*/?>|<p\b[^>]*>(?:(?!</?p[\s>]).)*</p\s*>)[ \t]*)\n"
-    r"(?=[ \t]*[^\s<])"
+    r"(?=[ \t]*(?:[^\s<]|<(?:span|em|strong|b|i|a|code|sub|sup|ins|del|mark|small|abbr)\b))"
 )
 
 
