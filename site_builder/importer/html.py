@@ -33,7 +33,9 @@ _DEFINITIONS = re.compile(
     r"(?s)\s*(?:(?:\$\$|\\\[)\s*(?:\\(?:new|renew|provide)command|\\def|\\let|\\Declare"
     r"MathOperator|\\definecolor|\s)[^$]*(?:\$\$|\\\])\s*)+"
 )
-CAPTION = re.compile(r'(?is)<div\s+class="(?:caption|figcaption)[^"]*"\s*>(.*?)</div\s*>')
+CAPTION = re.compile(
+    r'(?is)<div\s+class="(?:[\w-]+\s+)*(?:caption|figcaption)\b[^"]*"\s*>(.*?)</div\s*>'
+)
 
 
 def _attributes(raw: str) -> dict[str, str]:
@@ -97,6 +99,7 @@ _BOX = re.compile(
     r"(?is)[ \t]*<(aside|section|figure|figcaption|p|details|blockquote|article|center)\b"
     r"([^>]*\bmarkdown\s*=\s*[\"']?(?:1|block)[^>]*)>(.*?)</\1\s*>"
 )
+_SUMMARY = re.compile(r"(?is)\s*<summary\b[^>]*>.*?</summary\s*>")
 # Distill's ``<aside>`` is a margin note.
 _ASIDE = re.compile(r"(?is)^[ \t]*<aside\b([^>]*)>(.*?)</aside\s*>", re.M)
 
@@ -116,6 +119,10 @@ def boxes(text: Text) -> None:
     def box(match: re.Match[str], _line: int) -> str:
         body = textwrap.dedent(match.group(3).strip("\n")).strip()
         kind = _box_kind(_attributes(match.group(2)))
+        summary = _SUMMARY.match(body) if match.group(1).lower() == "details" else None
+        if summary:  # still a disclosure: its summary stays, its body is Markdown
+            rest = body[summary.end() :].strip()
+            return f"\n\n<details>\n{summary.group().strip()}\n\n{rest}\n\n</details>\n\n"
         if kind is None:
             return f"\n\n{body}\n\n"
         return f"\n\n::: {{.callout-{kind}}}\n{body}\n:::\n\n"
