@@ -142,17 +142,27 @@ def boxes(text: Text) -> None:
     text.sub(_ASIDE, aside)
 
 
+_INLINE_TAGS = "span|em|strong|b|i|u|a|code|sub|sup|ins|del|mark|small|abbr|font"
 _BREAK_LINE = re.compile(
     r"(?im)^([ \t]*(?:<(?:br|hr)\s*/?>|<p\b[^>]*>(?:(?!</?p[\s>]).)*</p\s*>)[ \t]*)\n"
-    r"(?=[ \t]*(?:[^\s<]|<(?:span|em|strong|b|i|a|code|sub|sup|ins|del|mark|small|abbr)\b))"
+    r"(?=[ \t]*(?:[^\s<]|<(?:" + _INLINE_TAGS + r")\b))"
+)
+
+
+# A line holding only an inline element's opening tag, text under it.
+_INLINE_OPEN = re.compile(
+    r"(?im)^([ \t]*<(?:" + _INLINE_TAGS + r")\b[^<>\n]*>)[ \t]*\n"
+    r"(?=[ \t]*(?:[^\s<]|<(?:" + _INLINE_TAGS + r")\b))"
 )
 
 
 def break_lines(text: Text) -> None:
     """A line holding only ``<br>`` or a whole ``<p>...</p>`` (a ``<p></p>`` spacer) opens an
     HTML block that swallows the paragraph under it (kramdown rendered that paragraph): a
-    blank line after it lets it render."""
+    blank line after it lets it render. So does a line holding only ``<span ...>``, for
+    kramdown the start of a paragraph: it joins the line under it."""
     text.sub(_BREAK_LINE, lambda m, _l: m.group(1) + "\n\n")
+    text.sub(_INLINE_OPEN, lambda m, _l: m.group(1))
 
 
 _PICTURE = re.compile(r"(?is)<picture\b[^>]*>.*?(<img\b[^>]*>).*?</picture\s*>")
