@@ -189,6 +189,11 @@ _PLACEHOLDER = re.compile("\x00\\d+\x00")
 _CELL = re.compile(
     r"(?ims)^([ \t]*)(<(td|th|li|dd|dt)\b[^>]*>)((?:(?!<\3[\s>]|</\3\s*>).)*?)(</\3\s*>)"
 )
+# A block element with no other of its kind inside (``<center>``, a ``<div>`` a theme styled).
+_CONTAINER = re.compile(
+    r"(?ims)^([ \t]*)(<(center|div|blockquote|section|article)\b[^>]*>)"
+    r"((?:(?!<\3[\s>]|</\3\s*>).)*?)(</\3\s*>)"
+)
 # A caption or a ``<details>`` summary, wherever its tag is on the line.
 _PHRASE = re.compile(r"(?is)()(<(summary|figcaption)\b[^>]*>)((?:(?!<\3[\s>]).)*?)(</\3\s*>)")
 _CITATION = re.compile(r"\[-?@[\w:.-]+")
@@ -200,9 +205,9 @@ def open_math_html(text: Text) -> None:
     CommonMark passes an HTML block through untouched up to the next blank line, so
     ``<p>... $x$ ...</p>`` or the body of a ``<details>`` showed its formulas as ``$``
     text. A ``<p>`` holding math becomes a Markdown paragraph; a ``<details>`` body, a
-    table cell, a list item, a ``<summary>`` or a ``<figcaption>`` is set off by blank
-    lines, which makes it Markdown. A citation (``[@key]``) needs Markdown as much.
-    Run once formulas are masked.
+    table cell, a list item, a ``<summary>``, a ``<figcaption>`` or a ``<center>`` or
+    ``<div>`` with no other inside is set off by blank lines, which makes it Markdown.
+    A citation (``[@key]``) needs Markdown as much. Run once formulas are masked.
     """
 
     def holds_math(fragment: str) -> bool:  # or a citation: Markdown too
@@ -232,6 +237,7 @@ def open_math_html(text: Text) -> None:
     text.sub(_DETAILS_BODY, details)
     text.sub(_CELL, cell)
     text.sub(_PHRASE, cell)
+    text.sub(_CONTAINER, cell)
     text.sub(_PARAGRAPH, paragraph)  # a <p> a cell held (``<li><p>$x$</p></li>``)
 
 
