@@ -26,6 +26,7 @@ and maps the construct onto one math-core handles the way LaTeX sets it:
 - ``\mathop{X}\limits_a^b``: math-core takes ``\limits`` only after its own
   operators; the scripts are set under and over with ``\underset``/``\overset``
   (``\nolimits`` after ``\mathop`` goes: math-core already sets them beside it);
+- a ``\tag{6}`` in inline math (kramdown's ``$$`` beside text) as ``(6)`` after it;
 - a backslash ending a line (TeX's control space) as ``\ ``;
 - ``\\`` at the top of a display formula: LaTeX, MathJax and KaTeX break the
   line there; the lines are set as ``gathered`` (``aligned`` with ``&``). In
@@ -190,6 +191,7 @@ _INLINE_DOUBLED = re.compile(r"\\\\([{}|])")
 _ESCAPED_STAR = re.compile(r"\\\*")
 _TEXT = re.compile(r"\\(?:text|textrm|textbf|textit|textsf|texttt|mbox|emph)\s*\{")
 _TAG_ARGUMENT = re.compile(r"\\tag\*?\s*\{")
+_INLINE_TAG = re.compile(r"\\tag(\*?)\s*\{([^{}$]*)\}")
 _MATHOP = re.compile(r"\\mathop\s*\{")
 _LIMITS = re.compile(r"\s*\\(no)?limits(?![A-Za-z])")
 _SCRIPT = re.compile(r"\s*([_^])\s*(\\[A-Za-z]+|\\.|[^{\s\\])?")
@@ -200,6 +202,8 @@ _CONTROL_SPACE = re.compile(r"(?<!\\)((?:\\\\)*)\\[\n\t]")
 def rewrite(source: Source, display: bool) -> None:
     """Every rewrite, in order; ``display`` formulas may also break lines at the top level."""
     rewrite_common(source)
+    if not display and "\\tag" in source.text:  # kramdown's $$..$$ beside text: inline
+        source.sub(_INLINE_TAG, _inline_tag)
     if "\\\\" not in source.text:
         return  # no line break anywhere: nothing below applies
     if display:
@@ -212,6 +216,11 @@ def rewrite(source: Source, display: bool) -> None:
             "their own)",
             breaks[0],
         )
+
+
+def _inline_tag(match: re.Match[str]) -> str:
+    tag = match.group(2) if match.group(1) else f"({match.group(2)})"  # \tag* has no ()
+    return f"\\qquad\\text{{{tag}}}"
 
 
 def rewrite_common(source: Source) -> None:
