@@ -144,7 +144,9 @@ def boxes(text: Text) -> None:
 
 _INLINE_TAGS = "span|em|strong|b|i|u|a|code|sub|sup|ins|del|mark|small|abbr|font"
 _BREAK_LINE = re.compile(
-    r"(?im)^([ \t]*(?:<(?:br|hr)\s*/?>|<p\b[^>]*>(?:(?!</?p[\s>]).)*</p\s*>)[ \t]*)\n"
+    r"(?im)^([ \t]*(?:<(?:br|hr)\s*/?>|<p\b[^>]*>(?:(?!</?p[\s>]).)*</p\s*>"
+    r"|</(?:blockquote|div|center|details|figure|table|ul|ol|dl|section|aside|article)\s*>)"
+    r"[ \t]*)\n"
     r"(?=[ \t]*(?:[^\s<]|<(?:" + _INLINE_TAGS + r")\b))"
 )
 
@@ -157,9 +159,10 @@ _INLINE_OPEN = re.compile(
 
 
 def break_lines(text: Text) -> None:
-    """A line holding only ``<br>`` or a whole ``<p>...</p>`` (a ``<p></p>`` spacer) opens an
-    HTML block that swallows the paragraph under it (kramdown rendered that paragraph): a
-    blank line after it lets it render. So does a line holding only ``<span ...>``, for
+    """A line holding only ``<br>``, a whole ``<p>...</p>`` (a ``<p></p>`` spacer) or the
+    closing tag of a block (``</blockquote>``) is part of an HTML block that swallows the
+    paragraph under it (kramdown rendered that paragraph): a blank line after it lets it
+    render. So does a line holding only ``<span ...>``, for
     kramdown the start of a paragraph: it joins the line under it."""
     text.sub(_BREAK_LINE, lambda m, _l: m.group(1) + "\n\n")
     text.sub(_INLINE_OPEN, lambda m, _l: m.group(1))
@@ -238,6 +241,7 @@ def open_math_html(text: Text) -> None:
     text.sub(_CELL, cell)
     text.sub(_PHRASE, cell)
     text.sub(_CONTAINER, cell)
+    text.sub(_INLINE_OPEN, lambda m, _l: m.group(1))  # a body set off may start with one
     text.sub(_PARAGRAPH, paragraph)  # a <p> a cell held (``<li><p>$x$</p></li>``)
 
 
