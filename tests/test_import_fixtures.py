@@ -82,3 +82,13 @@ def test_simple_title_math_is_written_in_unicode(tmp_path: Path) -> None:
     converted = convert_post(post, Path(post.name), "jekyll", [tmp_path])
     assert "title: χ triangles and $x_1$\n" in converted.text
     assert any("title math written as text" in str(n) for n in converted.notes.notes)
+
+
+def test_terminal_colour_codes_are_removed_and_reported(tmp_path: Path) -> None:
+    """A notebook's coloured traceback would stop the build (an escape cannot be in a page)."""
+    post = tmp_path / "2021-02-05-tb.md"
+    post.write_text("---\ntitle: T\n---\n\n```\n\x1b[0;31mValueError\x1b[0m: bad\n```\n")
+    converted = convert_post(post, Path(post.name), "jekyll", [tmp_path])
+    assert "```\nValueError: bad\n```" in converted.text and "\x1b" not in converted.text
+    (note,) = [str(n) for n in converted.notes.notes]
+    assert note == "2021-02-05-tb.md:6: terminal colour codes and control characters removed"

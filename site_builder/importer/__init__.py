@@ -118,6 +118,7 @@ def convert_post(
         return Converted("", "", {}, notes, skipped=why)
     except OSError as exc:
         return Converted("", "", {}, notes, skipped=f"cannot read it: {exc.strerror or exc}")
+    raw = common.strip_controls(raw, notes)
     source = frontmatter.split(raw, notes)
     slug, name_date = frontmatter.slug_and_date(path, source.meta)
     title = slug.replace("-", " ").capitalize()

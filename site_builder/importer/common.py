@@ -52,6 +52,22 @@ class PostContext:
         return f"fig-{self.slug or 'post'}-{self.figures}"
 
 
+# A terminal's colour codes (a notebook's traceback, pasted ``docker pull`` output), then
+# any other control character the site refuses (XML 1.0 forbids them; a form feed from a PDF).
+ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]")
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def strip_controls(raw: str, notes: PostNotes) -> str:
+    """The post without control characters, which would stop the build; reported once."""
+    found = ANSI.search(raw) or CONTROL.search(raw)
+    if found is None:
+        return raw
+    line = raw.count("\n", 0, found.start()) + 1
+    notes.add(line, "terminal colour codes and control characters removed")
+    return CONTROL.sub("", ANSI.sub("", raw))
+
+
 def comment_out(snippet: str) -> str:
     """Keep what could not be converted in the file, but out of the page."""
     return "<!-- not imported: " + snippet.replace("--", "- -").replace("\n", " ") + " -->"
