@@ -46,8 +46,10 @@ DISPLAY_BLOCK = re.compile(
 )
 
 # ``{: .class}`` on its own line, or ``{:target="_blank"}`` right after a link or image.
-BLOCK_IAL = re.compile(r"(?m)^[ \t>]*\{:(?!=)[^}\n]*\}[ \t]*\n?")
-SPAN_IAL = re.compile(r"(?<=[)\]*_`])\{:(?!=)[^}\n]*\}")
+# A hard-wrapped post may break one over two lines (never over a blank one).
+_IAL_BODY = r"(?:[^}\n]|\n(?![ \t]*\n))*"
+BLOCK_IAL = re.compile(rf"(?m)^[ \t>]*\{{:(?!=){_IAL_BODY}\}}[ \t]*\n?")
+SPAN_IAL = re.compile(rf"(?<=[)\]*_`])\{{:(?!=){_IAL_BODY}\}}")
 MARGIN_CLASSES = ("aside", "marginnote", "sidenote", "l-gutter", "column-margin")
 
 
@@ -66,12 +68,16 @@ def display(body: str, indent: str = "", ident: str = "") -> str:
     hold them, so they go. Quarto's ``{#eq-x}`` (``ident``) stays on the closing line.
     """
     blank = indent.rstrip()
+    if ">" in indent:  # in a quote: the body's lines carry its markers, which ``indent`` adds
+        body = QUOTE_MARKERS.sub("", body)
     lines = [indent + line for line in tidy_formula(body).strip().split("\n") if line.strip()]
     inner = "\n".join(lines)
     close = f"$$ {ident}" if ident else "$$"
-    return f"\n{blank}\n{indent}$$\n{inner}\n{indent}{close}\n{blank}\n"
+    before = f"{blank}\n" if blank else "\n\n"  # an empty line would end a quote
+    return f"{before}{indent}$$\n{inner}\n{indent}{close}\n{blank}\n"
 
 
+QUOTE_MARKERS = re.compile(r"(?m)^[ \t]*(?:>[ \t]?)+")
 REQUIRE = re.compile(r"\\require\s*\{[\w-]*\}")
 # ``$T(\cdot &#124; x)$``: a pipe kept from a Markdown table as an entity, which the browser
 # decoded before MathJax saw the formula.
