@@ -8,6 +8,7 @@ as from a site without goldmark's passthrough.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -92,3 +93,30 @@ def test_terminal_colour_codes_are_removed_and_reported(tmp_path: Path) -> None:
     assert "```\nValueError: bad\n```" in converted.text and "\x1b" not in converted.text
     (note,) = [str(n) for n in converted.notes.notes]
     assert note == "2021-02-05-tb.md:6: terminal colour codes and control characters removed"
+
+
+def test_a_csl_json_bibliography_is_written_as_bibtex(tmp_path: Path) -> None:
+    """Quarto posts cite from Zotero's CSL JSON; the build reads BibTeX."""
+    folder = tmp_path / "posts" / "seeds"
+    folder.mkdir(parents=True)
+    (folder / "index.qmd").write_text(
+        "---\ntitle: Seeds\ndate: 2026-04-13\nbibliography: references.json\n---\n\n"
+        "As @Bao:2025 show.\n"
+    )
+    item = {
+        "id": "Bao:2025",
+        "type": "article-journal",
+        "title": "Towards {reliable} DP learning",
+        "author": [{"family": "Bao", "given": "Wenxuan"}, {"literal": "DP Team"}],
+        "issued": {"date-parts": [[2025, 8, 21]]},
+        "container-title": "JMLR",
+        "DOI": "10.1/x",
+    }
+    (folder / "references.json").write_text(json.dumps([item]))
+    converted = convert_post(folder / "index.qmd", Path("seeds/index.qmd"), "quarto", [tmp_path])
+    assert "bibliography: references.bib\n" in converted.text and "@Bao:2025" in converted.text
+    assert converted.written["references.bib"] == (
+        "@article{Bao:2025,\n  author = {Bao, Wenxuan and DP Team},\n"
+        "  title = {Towards reliable DP learning},\n  year = {2025},\n  journal = {JMLR},\n"
+        "  doi = {10.1/x},\n}\n"
+    )
