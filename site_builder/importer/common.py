@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from re import Match
 
 from site_builder.importer.assets import Assets, untemplate
+from site_builder.importer.markup import FENCE
 from site_builder.importer.report import PostNotes
 from site_builder.importer.text import Text
 
@@ -245,7 +246,8 @@ def clean_bib(source: str) -> tuple[str, list[str]]:
 
 def check_crossrefs(text: Text, ctx: PostContext) -> None:
     """``@fig-x`` to a figure that only an executed cell would make stops the build: unlink it."""
-    defined = {a or b.replace(":", "-") for a, b in DEFINED_ID.findall(text.text)}
+    shown = FENCE.sub("", text.text)  # an id in a code block (Markdown shown as code) is none
+    defined = {a or b.replace(":", "-") for a, b in DEFINED_ID.findall(shown)}
 
     def reference(match: Match[str], line: int) -> str:
         ident = match.group(2)
