@@ -150,7 +150,6 @@ _BREAK_LINE = re.compile(
     r"(?=[ \t]*(?:[^\s<]|<(?:" + _INLINE_TAGS + r")\b))"
 )
 
-
 # A line holding only an inline element's opening tag, text under it.
 _INLINE_OPEN = re.compile(
     r"(?im)^([ \t]*<(?:" + _INLINE_TAGS + r")\b[^<>\n]*>)[ \t]*\n"
@@ -162,8 +161,8 @@ def break_lines(text: Text) -> None:
     """A line holding only ``<br>``, a whole ``<p>...</p>`` (a ``<p></p>`` spacer) or the
     closing tag of a block (``</blockquote>``) is part of an HTML block that swallows the
     paragraph under it (kramdown rendered that paragraph): a blank line after it lets it
-    render. So does a line holding only ``<span ...>``, for
-    kramdown the start of a paragraph: it joins the line under it."""
+    render. A line holding only ``<span ...>`` (for kramdown the start of a paragraph)
+    joins the line under it, which makes the two a paragraph here too."""
     text.sub(_BREAK_LINE, lambda m, _l: m.group(1) + "\n\n")
     text.sub(_INLINE_OPEN, lambda m, _l: m.group(1))
 

@@ -37,8 +37,10 @@ ESCAPED_DISPLAY = re.compile(r"(?s)\\\\\[(.+?)\\\\\]")
 ESCAPED_INLINE = re.compile(r"(?s)\\\\\((.+?)\\\\\)")
 BARE_DISPLAY = re.compile(r"(?s)(?<!\\)\\\[(.+?)(?<!\\)\\\]")
 BARE_INLINE = re.compile(r"(?<!\\)\\\(([^\n]+?)(?<!\\)\\\)")
+# What MathJax's processEnvironments typeset wherever it found it in the page's text.
 MATH_ENVS = (
     "equation|align|gather|multline|eqnarray|flalign|alignat|displaymath|math|split|gathered"
+    "|aligned|cases|dcases|array|[pbBvV]?matrix"
 )
 BARE_ENV = re.compile(rf"(?s)\\begin\{{({MATH_ENVS})(\*?)\}}.*?\\end\{{\1\2\}}")
 DISPLAY_BLOCK = re.compile(
