@@ -245,7 +245,7 @@ def _reference_text(env: dict[str, Any], match: re.Match[str]) -> str:
     """``\\eqref{x}`` inside a larger formula: the number as text ("(3)")."""
     command, label = match.groups()
     ident = label if is_crossref(label) and not label.startswith("eq-") else equation_id(label)
-    target = state_of(env)["targets"].get(ident)
+    target = state_of(env).targets.get(ident)
     if target is None:
         raise MathError(f"\\{command}{{{label}}} refers to no equation in this post", match.start())
     shown = f"({target.number})" if command == "eqref" else str(target.number)
