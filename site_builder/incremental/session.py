@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from site_builder import content, fonts, render, routes
+from site_builder import content, fonts, render, routes, titles
 from site_builder.config import SiteConfig
 from site_builder.errors import BuildError, BuildWarning
 from site_builder.incremental import cached
@@ -236,7 +236,11 @@ class Session:
         return self.job_of[post.slug].render_key
 
     def math_chars(self) -> frozenset[str]:
-        return frozenset("".join(s.math_chars for s in self.summaries.values()))
+        """Every character the math font draws: the posts' formulas and their titles'."""
+        in_titles = titles.math_chars(
+            (j.route.source.title for j in self.jobs), self.config.math_macros
+        )
+        return frozenset("".join(s.math_chars for s in self.summaries.values()) + in_titles)
 
     def save(self, loaded: content.LoadedContent, output: Output, rendered: int) -> None:
         """Record this build for the next one (only when something differs)."""
