@@ -189,7 +189,7 @@ def _prepare_one(
     def register_row(label: str | None, tag: str | None) -> int | str | None:
         """A label used again is LaTeX's warning, not an error: the equation is numbered,
         references go to the first (MathJax refused to draw the second)."""
-        first = state_of(env)["targets"].get(label) if label else None
+        first = state_of(env).targets.get(label) if label else None
         if label is None or first is None or first.kind != "eq":
             return register(env, label, token, "eq", tag)
         repeated.append(label)
@@ -270,7 +270,7 @@ def _reference_text(env: dict[str, Any], match: re.Match[str]) -> str:
     """``\\eqref{x}`` inside a larger formula: the number as text ("(3)")."""
     command, label = match.groups()
     ident = label if is_crossref(label) and not label.startswith("eq-") else equation_id(label)
-    target = state_of(env)["targets"].get(ident)
+    target = state_of(env).targets.get(ident)
     if target is None:
         raise MathError(f"\\{command}{{{label}}} refers to no equation in this post", match.start())
     shown = f"({target.number})" if command == "eqref" else str(target.number)
