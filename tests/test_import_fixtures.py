@@ -120,3 +120,13 @@ def test_a_csl_json_bibliography_is_written_as_bibtex(tmp_path: Path) -> None:
         "  title = {Towards reliable DP learning},\n  year = {2025},\n  journal = {JMLR},\n"
         "  doi = {10.1/x},\n}\n"
     )
+
+
+def test_a_description_written_as_html_is_text(tmp_path: Path) -> None:
+    """al-folio shows the description as HTML; here it is the page's meta text and the feed's."""
+    post = tmp_path / "2025-04-28-mia.md"
+    post.write_text(
+        '---\ntitle: MIA\ndescription: "<strong>TL;DR: No.</strong><br> A &amp; B."\n---\n\nText.\n'
+    )
+    converted = convert_post(post, Path(post.name), "jekyll", [tmp_path])
+    assert "description: 'TL;DR: No. A & B.'\n" in converted.text

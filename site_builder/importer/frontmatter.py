@@ -11,6 +11,7 @@ are dropped: this site would warn about each, and none has a meaning here.
 from __future__ import annotations
 
 import datetime as dt
+import html
 import re
 import tomllib
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ JEKYLL_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})-(.+)$")
 _DATETIME = re.compile(
     r"^(\d{4}-\d{2}-\d{2})(?:[ T](\d{1,2}:\d{2}(?::\d{2})?)(?:\.\d+)?\s*(Z|[+-]\d{2}:?\d{2})?)?$"
 )
+HTML_TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>")
 DESCRIPTION_KEYS = ("description", "summary", "subtitle", "excerpt", "abstract")
 UPDATED_KEYS = ("updated", "last_modified_at", "lastmod", "date-modified", "last-modified")
 
@@ -110,7 +112,9 @@ def map_front_matter(
     for key in DESCRIPTION_KEYS:
         value = meta.get(key)
         if isinstance(value, str) and value.strip():
-            out["description"] = " ".join(value.split())
+            # al-folio set the description as HTML; here it is text (meta tags, the feed).
+            plain = html.unescape(HTML_TAG.sub(" ", value)) if HTML_TAG.search(value) else value
+            out["description"] = " ".join(plain.split())
             break
     tags = _words(meta.get("tags")) + _words(meta.get("categories"))
     if tags:
