@@ -287,9 +287,15 @@ def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
     # ``101$\\times$11``: a ``$`` before a digit closes no formula here (nor in Pandoc).
     text.sub(DIGITS_BESIDE, lambda m, _l: _digits_inside(m))
     text.mask(SINGLE_DOLLAR, _inline)
+
     # MathJax typesets a bare environment as display math even inside a paragraph ("the
     # data\n\\begin{align}...\\end{align}\nwhere"): on lines of its own, it is one here too.
-    text.sub(BARE_ENV, lambda m, _l: _display_here(m.group(0)))
+    def bare(match: Match[str], _line: int) -> str:
+        if text.text[: match.start()].rstrip().endswith("$"):
+            return match.group(0)  # ``$\begin{bmatrix}...\n $``: MathJax's spaced formula
+        return _display_here(match.group(0))
+
+    text.sub(BARE_ENV, bare)
     _fix_display_lines(text)
     text.mask(DISPLAY_BLOCK, _display_block)
     if mathjax:
