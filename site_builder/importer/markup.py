@@ -233,6 +233,11 @@ _IN_PARAGRAPH = r"(?:[^$\n\x00]|\n(?![ \t]*\n))"
 SPACED_DOLLAR = re.compile(
     rf"(?<![\\$])\$[ \t]*({_IN_PARAGRAPH}*?[\\^_{{]{_IN_PARAGRAPH}*?)\s*\$(?!\$)"
 )
+# ``$k < m $``: a space before the closing ``$`` only (a price has one after the opening
+# one, or a digit), on one line, short, then no word: MathJax's formula too.
+SPACE_BEFORE_CLOSE = re.compile(
+    r"(?<![\\$\w])\$(?=[^\s\d$\x00])([^$\n\x00]{1,60}?)[ \t]+\$(?![\w$])"
+)
 # kramdown read ``$...$`` as Markdown (only ``$$`` is its math): ``\\{`` reached MathJax as ``\{``.
 MARKDOWN_ESCAPE = re.compile(r"\\\\\\\\|\\\\([{}|,;:!])|\\([_*])")
 
@@ -300,6 +305,7 @@ def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
     text.mask(DISPLAY_BLOCK, _display_block)
     if mathjax:
         text.sub(SPACED_DOLLAR, lambda m, _l: text.hide(_inline(m)))
+        text.sub(SPACE_BEFORE_CLOSE, lambda m, _l: text.hide(_inline(m)))
 
     def lone(match: Match[str], line: int) -> str:
         if text.text.rfind("<", 0, match.start()) > text.text.rfind(">", 0, match.start()):
