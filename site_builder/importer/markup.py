@@ -234,9 +234,10 @@ SPACED_DOLLAR = re.compile(
     rf"(?<![\\$])\$[ \t]*({_IN_PARAGRAPH}*?[\\^_{{]{_IN_PARAGRAPH}*?)\s*\$(?!\$)"
 )
 # ``$k < m $``: a space before the closing ``$`` only (a price has one after the opening
-# one, or a digit), on one line, short, then no word: MathJax's formula too.
+# one, or a digit), on one line, short, then no Latin word (Chinese has no spaces to
+# wait for): MathJax's formula too.
 SPACE_BEFORE_CLOSE = re.compile(
-    r"(?<![\\$\w])\$(?=[^\s\d$\x00])([^$\n\x00]{1,60}?)[ \t]+\$(?![\w$])"
+    r"(?<![\\$A-Za-z0-9])\$(?=[^\s\d$\x00])([^$\n\x00]{1,60}?)[ \t]+\$(?![A-Za-z0-9$])"
 )
 # kramdown read ``$...$`` as Markdown (only ``$$`` is its math): ``\\{`` reached MathJax as ``\{``.
 MARKDOWN_ESCAPE = re.compile(r"\\\\\\\\|\\\\([{}|,;:!])|\\([_*])")
