@@ -273,7 +273,17 @@ def main() -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("gather", help="extract the corpus from the git mirrors into .corpus/")
     run = sub.add_parser("measure", help="import, build and scan every post of a set")
-    sets = ("dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "all")
+    sets = (
+        "dev",
+        "heldout",
+        "heldout2",
+        "heldout3",
+        "heldout4",
+        "heldout5",
+        "heldout6",
+        "heldout7",
+        "all",
+    )
     run.add_argument("--set", default="dev", choices=sets)
     run.add_argument("--only", help="one source by name")
     run.add_argument("-v", "--verbose", action="store_true", help="print each failure")

@@ -27,6 +27,7 @@ and maps the construct onto one math-core handles the way LaTeX sets it:
   operators; the scripts are set under and over with ``\underset``/``\overset``
   (``\nolimits`` after ``\mathop`` goes: math-core already sets them beside it);
 - a ``\tag{6}`` in inline math (kramdown's ``$$`` beside text) as ``(6)`` after it;
+- ``\not\!\perp`` (not independent): the space between ``\not`` and its relation goes;
 - a backslash ending a line (TeX's control space) as ``\ ``;
 - ``\\`` at the top of a display formula: LaTeX, MathJax and KaTeX break the
   line there; the lines are set as ``gathered`` (``aligned`` with ``&``). In
@@ -191,6 +192,9 @@ _INLINE_DOUBLED = re.compile(r"\\\\([{}|])")
 _ESCAPED_STAR = re.compile(r"\\\*")
 _TEXT = re.compile(r"\\(?:text|textrm|textbf|textit|textsf|texttt|mbox|emph)\s*\{")
 _TAG_ARGUMENT = re.compile(r"\\tag\*?\s*\{")
+# ``X \not\!\perp\!\!\!\perp Y`` (not independent): MathJax slashed the relation across
+# the negative space; math-core wants the relation right after ``\not``.
+_SPACED_NOT = re.compile(r"\\not(?:\s*\\[!,:; ])+\s*")
 _INLINE_TAG = re.compile(r"\\tag(\*?)\s*\{([^{}$]*)\}")
 _MATHOP = re.compile(r"\\mathop\s*\{")
 _LIMITS = re.compile(r"\s*\\(no)?limits(?![A-Za-z])")
@@ -256,6 +260,7 @@ def rewrite_common(source: Source) -> None:
     source.sub(_EQNARRAY, _eqnarray)
     source.edit(_mathop_limits(source.text))
     source.sub(_CONTROL_SPACE, lambda m: m.group(1) + "\\ ")
+    source.sub(_SPACED_NOT, lambda m: "\\not")
 
 
 # Anything a rewrite above acts on; a formula without any is left as it is.
@@ -264,6 +269,7 @@ _TRIGGER_NAMES = {
     *SIZES,
     "require",
     "tag",
+    "not",
     "bbox",
     "allowbreak",
     "global",
