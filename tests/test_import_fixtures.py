@@ -76,13 +76,13 @@ def test_one_spelling_per_tag_across_an_import(tmp_path: Path) -> None:
     assert "tags:\n- Software Design\n---" in (tmp_path / "out" / "b.md").read_text()
 
 
-def test_simple_title_math_is_written_in_unicode(tmp_path: Path) -> None:
-    """A title is text in the page header, the feed and the citation: no formula there."""
+def test_title_math_is_kept(tmp_path: Path) -> None:
+    """A title's formulas render (``site_builder.titles``): the importer leaves them be."""
     post = tmp_path / "2021-02-05-chi.md"
     post.write_text('---\ntitle: "$\\\\chi$ triangles and $x_1$"\n---\n\nText.\n')
     converted = convert_post(post, Path(post.name), "jekyll", [tmp_path])
-    assert "title: χ triangles and $x_1$\n" in converted.text
-    assert any("title math written as text" in str(n) for n in converted.notes.notes)
+    assert "title: $\\chi$ triangles and $x_1$\n" in converted.text
+    assert not any("title" in str(n) for n in converted.notes.notes)
 
 
 def test_terminal_colour_codes_are_removed_and_reported(tmp_path: Path) -> None:

@@ -100,7 +100,7 @@ def map_front_matter(
     out: dict[str, Any] = {}
     title = meta.get("title") or meta.get("linkTitle")
     if isinstance(title, str | int | float) and str(title).strip():
-        out["title"] = _plain_title(" ".join(str(title).split()), notes)
+        out["title"] = " ".join(str(title).split())  # its math renders (``titles``)
     else:
         notes.add(1, f"no title: used '{fallback_title}' from the file name")
         out["title"] = fallback_title
@@ -138,72 +138,6 @@ def map_front_matter(
     if meta.get("toc") and "toc" in KNOWN_KEYS:  # Distill's toc lists sections; ours is built
         out["toc"] = True
     return out
-
-
-_GREEK = (
-    "alpha",
-    "beta",
-    "gamma",
-    "delta",
-    "epsilon",
-    "zeta",
-    "eta",
-    "theta",
-    "iota",
-    "kappa",
-    "lambda",
-    "mu",
-    "nu",
-    "xi",
-    "pi",
-    "rho",
-    "sigma",
-    "tau",
-    "upsilon",
-    "phi",
-    "chi",
-    "psi",
-    "omega",
-)
-_SYMBOLS = {
-    **dict(zip(_GREEK, "αβγδεζηθικλμνξπρστυφχψω", strict=True)),
-    **dict(zip((g.capitalize() for g in _GREEK), "ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΠΡΣΤΥΦΧΨΩ", strict=True)),
-    "varepsilon": "ε",
-    "varphi": "φ",
-    "ell": "\u2113",
-    "infty": "∞",
-    "to": "→",
-    "cdot": "·",
-    "times": "\u00d7",
-    "leq": "≤",
-    "geq": "≥",
-    "neq": "≠",
-    "in": "∈",
-    "|": "‖",
-    "approx": "≈",
-    "sim": "\u223c",
-    "partial": "∂",
-    "nabla": "∇",
-    ",": " ",
-}
-_TITLE_MATH = re.compile(r"(?<![\\$])\$(?![\s\d$])([^$]+?)(?<!\s)\$")
-_COMMAND = re.compile(r"\\([A-Za-z]+|.)")
-_FONT = re.compile(r"\\math(?:bb|rm|bf|cal)\{(\w)\}|[{}]")
-
-
-def _plain_title(title: str, notes: PostNotes) -> str:
-    """``$\\chi$ triangles``: a title is text on the page, in the feed and in the citation,
-    where a formula would show its dollars; simple ones are written in Unicode."""
-
-    def formula(match: re.Match[str]) -> str:
-        tex = _FONT.sub(lambda m: m.group(1) or "", match.group(1))
-        tex = _COMMAND.sub(lambda m: _SYMBOLS.get(m.group(1), m.group(0)), tex)
-        return match.group(0) if re.search(r"[\\^_]", tex) else tex
-
-    plain = _TITLE_MATH.sub(formula, title)
-    if plain != title:
-        notes.add(1, f"title math written as text: {title!r} -> {plain!r}")
-    return plain
 
 
 def dump(front: dict[str, Any]) -> str:
