@@ -20,7 +20,7 @@ from datetime import datetime
 from functools import partial
 from pathlib import Path
 
-from site_builder import assets, clock, content, feeds, pages, search, widgets
+from site_builder import assets, clock, content, feeds, pages, search, titles, widgets
 from site_builder.config import SiteConfig
 from site_builder.content import LoadedContent, SourcePost
 from site_builder.errors import BuildError, BuildErrors, BuildWarning
@@ -165,7 +165,7 @@ class _Writer:
         docs = [
             search.Document(
                 path=post.path,
-                title=post.title,
+                title=titles.title_text(post.title),
                 date=pages.human_date(post.source.date),
                 html=rendered.html + (rendered.notes_html or ""),
                 language=self.site.config.language,

@@ -16,6 +16,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from site_builder.titles import math_spans, title_text
+
 _ARTICLES = {"a", "an", "the"}
 _BIBTEX_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_"}
 
@@ -44,6 +46,15 @@ def _escape(value: str) -> str:
     return "".join(_BIBTEX_SPECIAL.get(ch, ch) for ch in value)
 
 
+def _escape_outside_math(title: str) -> str:
+    """A title for BibTeX: its formulas as they are (BibTeX keeps ``$...$``), the rest escaped."""
+    parts, at = [], 0
+    for match in math_spans(title):
+        parts += [_escape(title[at : match.start()]), match.group(0)]
+        at = match.end()
+    return "".join(parts) + _escape(title[at:])
+
+
 def apa_name(author: str) -> str:
     """ "Ada Lovelace" as APA writes it, "Lovelace, A."; a single word stays as it is."""
     names = author.split()
@@ -67,10 +78,11 @@ def make_citation(
     ``urldate`` the ISO date the page was last changed (the build reads no clock, so the
     post's own date stands for "visited": a reader who cites later updates it).
     """
-    key = citation_key(author, year, title)
+    text = title_text(title)
+    key = citation_key(author, year, text)
     fields = [
         ("author", _escape(author)),
-        ("title", _escape(title)),
+        ("title", _escape_outside_math(title)),
         ("year", str(year)),
         ("howpublished", _escape(site)),
         ("url", url),
@@ -79,7 +91,7 @@ def make_citation(
     fields = [(name, value) for name, value in fields if value]
     width = max(len(name) for name, _ in fields)
     body = ",\n".join(f"  {name.ljust(width)} = {{{value}}}" for name, value in fields)
-    apa = f"{apa_name(author)} ({date or year}). {title}{'' if title[-1:] in '.?!' else '.'}"
+    apa = f"{apa_name(author)} ({date or year}). {text}{'' if text[-1:] in '.?!' else '.'}"
     if site:
         apa += f" {site}."
     return Citation(key=key, bibtex=f"@misc{{{key},\n{body}\n}}", apa=f"{apa} {url}")

@@ -15,6 +15,7 @@ from typing import Any
 from site_builder.config import SiteConfig
 from site_builder.feeds import post_updated
 from site_builder.model import Post
+from site_builder.titles import title_text
 
 # Inside <script> the HTML parser ends the element at "</script" whatever JSON
 # thinks; escaping these keeps any string data inert (and the JSON equivalent).
@@ -67,13 +68,14 @@ def page_meta(
 def post_meta(config: SiteConfig, post: Post) -> PageMeta:
     """Meta for a post: an OpenGraph article plus a schema.org ``BlogPosting``."""
     source = post.source
+    title = title_text(source.title)
     description = source.description or config.description
     modified = post_updated(post)
     url = post.url
     ld = {
         "@context": "https://schema.org",
         "@type": "BlogPosting",
-        "headline": source.title,
+        "headline": title,
         "description": description,
         "author": {"@type": "Person", "name": source.author},
         "datePublished": source.date.isoformat(),
@@ -86,8 +88,8 @@ def post_meta(config: SiteConfig, post: Post) -> PageMeta:
     if source.tags:
         ld["keywords"] = list(source.tags)
     return PageMeta(
-        title=f"{source.title} · {config.title}",
-        headline=source.title,
+        title=f"{title} · {config.title}",
+        headline=title,
         description=description,
         path=post.path,
         og_type="article",
@@ -102,7 +104,7 @@ def post_meta(config: SiteConfig, post: Post) -> PageMeta:
 def scholar_tags(config: SiteConfig, post: Post) -> tuple[tuple[str, str], ...]:
     """What Google Scholar reads to index a post as a paper (its "Inclusion guidelines")."""
     source = post.source
-    tags = [("citation_title", source.title), ("citation_author", source.author)]
+    tags = [("citation_title", title_text(source.title)), ("citation_author", source.author)]
     tags.append(("citation_publication_date", source.date.strftime("%Y/%m/%d")))
     if source.pdf:
         pdf = source.pdf

@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from site_builder import feeds
+from site_builder import feeds, titles
 from site_builder.config import SiteConfig
 from site_builder.errors import BuildError
 from site_builder.meta import page_meta, post_meta
@@ -46,6 +46,7 @@ def make_environment(
     between builds (the incremental layer's).
     """
     import jinja2  # a build that renders no page (a no-op) never imports Jinja
+    import markupsafe
 
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(config.root / "templates")),
@@ -63,6 +64,11 @@ def make_environment(
     env.filters["iso"] = lambda d: d.isoformat()
     env.filters["tag_slug"] = tag_url_slug
     env.filters["preview_status"] = preview_status(config)
+    macros = config.math_macros
+    env.filters["title_html"] = lambda title: markupsafe.Markup(titles.title_html(title, macros))
+    env.filters["title_text"] = titles.title_text
+    # True if any of the posts (None ones aside) has math in its title: load the math font.
+    env.filters["title_math"] = lambda posts: any(p and titles.has_math(p.title) for p in posts)
     return env
 
 

@@ -30,7 +30,6 @@ from site_builder.widgets import author_frame, import_from, import_hint
 
 if TYPE_CHECKING:
     from site_builder.content import SourcePost
-    from site_builder.incremental.cache import Cache
     from site_builder.markdown import PlotOutput
 
 INSTALL = 'pip install "site-builder[plots]" (here: .venv/bin/pip install -e ".[plots]")'
@@ -38,21 +37,41 @@ RC: dict[str, Any] = {"svg.hashsalt": "site-builder", "svg.fonttype": "path"}
 METADATA = {"Date": None, "Creator": None}
 
 
-def runner(
-    source: SourcePost, root: Path, cache: Cache | None = None
-) -> Callable[[str, Mapping[str, str]], PlotOutput] | None:
-    """What the Markdown stage calls for a post; None for a post that is a single file."""
+def runner(source: SourcePost, root: Path) -> Callable[[str, Mapping[str, str]], PlotOutput] | None:
+    """What the Markdown stage calls for a post; None for a post that is a single file. The
+    incremental layer wraps :func:`run` with its cache instead (``cached``)."""
     folder = source.bundle_dir
     if folder is None:
         return None
-    return lambda spec, params: run(root / folder, root, spec, params, cache)
+    return lambda spec, params: run(root / folder, root, spec, params)
 
 
-def run(
-    folder: Path, root: Path, spec: str, params: Mapping[str, str], cache: Cache | None = None
-) -> PlotOutput:
-    """The plot's SVG, from the cache or made now. Raises FigureError."""
+def key(folder: Path, spec: str, params: Mapping[str, str]) -> str:
+    """Everything a plot depends on: every ``.py`` file in the post's folder (a plot may
+    import its neighbours), the function, its arguments. Raises FigureError."""
     from site_builder.incremental.keys import code_version, hash_parts
+
+    _locate(folder, spec)
+    sources = [
+        p for p in sorted(folder.rglob("*.py")) if "__pycache__" not in p.parts and p.is_file()
+    ]
+    return hash_parts(
+        code_version(),
+        spec,
+        json.dumps(dict(params), sort_keys=True),
+        *(part for p in sources for part in (p.relative_to(folder).as_posix(), p.read_bytes())),
+    )
+
+
+def run(folder: Path, root: Path, spec: str, params: Mapping[str, str]) -> PlotOutput:
+    """The plot's SVG, made now. Raises FigureError."""
+    path, function = _locate(folder, spec)
+    output: PlotOutput = _make(folder, root, path, function, dict(params))
+    return output
+
+
+def _locate(folder: Path, spec: str) -> tuple[Path, str]:
+    """``plots.py:loss_curve`` as the file's path and the function's name."""
     from site_builder.markdown import FigureError
 
     file, _, function = spec.rpartition(":")
@@ -61,22 +80,7 @@ def run(
     path = (folder / file).resolve()
     if not path.is_relative_to(folder.resolve()) or not path.is_file():
         raise FigureError(f"{file} not found in {folder.name}/ (plots live beside index.md)")
-    sources = [
-        p for p in sorted(folder.rglob("*.py")) if "__pycache__" not in p.parts and p.is_file()
-    ]
-    key = hash_parts(
-        code_version(),
-        spec,
-        json.dumps(dict(params), sort_keys=True),
-        *(part for p in sources for part in (p.relative_to(folder).as_posix(), p.read_bytes())),
-    )
-    known = cache.get("plot", key) if cache is not None else None
-    if known is not None:
-        return known  # type: ignore[no-any-return]
-    output: PlotOutput = _make(folder, root, path, function, dict(params))
-    if cache is not None:
-        cache.put("plot", key, output)
-    return output
+    return path, function
 
 
 def _make(folder: Path, root: Path, path: Path, function: str, params: dict[str, Any]) -> Any:

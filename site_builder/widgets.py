@@ -32,14 +32,13 @@ import types
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from site_builder.errors import BuildError
 
 if TYPE_CHECKING:
-    from site_builder.incremental.cache import Cache
     from site_builder.markdown import WidgetOutput
     from site_builder.writer import Output
 
@@ -98,35 +97,33 @@ def discover(root: Path) -> tuple[WidgetSpec, ...]:
 
 
 def runners(
-    specs: tuple[WidgetSpec, ...], root: Path, cache: Cache | None = None
+    specs: tuple[WidgetSpec, ...], root: Path
 ) -> dict[str, Callable[[Mapping[str, str]], WidgetOutput]]:
-    """What the Markdown stage calls: name -> params -> output (see ``MarkdownContext``)."""
-    return {spec.name: _runner(spec, root, cache) for spec in specs}
+    """What the Markdown stage calls: name -> params -> output (see ``MarkdownContext``).
+    The incremental layer wraps :func:`run` with its cache instead (``cached``)."""
+    return {spec.name: partial(run, spec, root) for spec in specs}
 
 
-def _runner(
-    spec: WidgetSpec, root: Path, cache: Cache | None
-) -> Callable[[Mapping[str, str]], WidgetOutput]:
-    return lambda params: run(spec, root, params, cache)
-
-
-def run(
-    spec: WidgetSpec, root: Path, params: Mapping[str, str], cache: Cache | None = None
-) -> WidgetOutput:
-    """The widget's output for ``params``: from the cache, or computed. Raises FigureError."""
+def key(spec: WidgetSpec, params: Mapping[str, str]) -> str:
+    """Everything a widget's output depends on: its folder's files and the params."""
     from site_builder.incremental.keys import code_version, hash_parts
 
-    canonical = json.dumps(dict(params), sort_keys=True, ensure_ascii=False)
-    key = hash_parts(code_version(), spec.name, spec.fingerprint, canonical)
-    known = _MEMO.get(key) or (cache.get("widget", key) if cache is not None else None)
-    if known is not None:
-        _MEMO[key] = known
-        return known  # type: ignore[no-any-return]
-    output = _compute(spec, root, dict(params), hash_parts(canonical)[:8] if params else "")
-    if cache is not None:
-        cache.put("widget", key, output)
-    _MEMO[key] = output
-    return output
+    return hash_parts(code_version(), spec.name, spec.fingerprint, _canonical(params))
+
+
+def _canonical(params: Mapping[str, str]) -> str:
+    return json.dumps(dict(params), sort_keys=True, ensure_ascii=False)
+
+
+def run(spec: WidgetSpec, root: Path, params: Mapping[str, str]) -> WidgetOutput:
+    """The widget's output for ``params`` (computed once per process). Raises FigureError."""
+    from site_builder.incremental.keys import hash_parts
+
+    known = _MEMO.get(found := key(spec, params))
+    if known is None:
+        suffix = hash_parts(_canonical(params))[:8] if params else ""
+        known = _MEMO[found] = _compute(spec, root, dict(params), suffix)
+    return known
 
 
 _MEMO: dict[str, Any] = {}  # this process's outputs by key: a post may show a widget twice

@@ -8,6 +8,7 @@ as from a site without goldmark's passthrough.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -75,10 +76,57 @@ def test_one_spelling_per_tag_across_an_import(tmp_path: Path) -> None:
     assert "tags:\n- Software Design\n---" in (tmp_path / "out" / "b.md").read_text()
 
 
-def test_simple_title_math_is_written_in_unicode(tmp_path: Path) -> None:
-    """A title is text in the page header, the feed and the citation: no formula there."""
+def test_title_math_is_kept(tmp_path: Path) -> None:
+    """A title's formulas render (``site_builder.titles``): the importer leaves them be."""
     post = tmp_path / "2021-02-05-chi.md"
     post.write_text('---\ntitle: "$\\\\chi$ triangles and $x_1$"\n---\n\nText.\n')
     converted = convert_post(post, Path(post.name), "jekyll", [tmp_path])
-    assert "title: χ triangles and $x_1$\n" in converted.text
-    assert any("title math written as text" in str(n) for n in converted.notes.notes)
+    assert "title: $\\chi$ triangles and $x_1$\n" in converted.text
+    assert not any("title" in str(n) for n in converted.notes.notes)
+
+
+def test_terminal_colour_codes_are_removed_and_reported(tmp_path: Path) -> None:
+    """A notebook's coloured traceback would stop the build (an escape cannot be in a page)."""
+    post = tmp_path / "2021-02-05-tb.md"
+    post.write_text("---\ntitle: T\n---\n\n```\n\x1b[0;31mValueError\x1b[0m: bad\n```\n")
+    converted = convert_post(post, Path(post.name), "jekyll", [tmp_path])
+    assert "```\nValueError: bad\n```" in converted.text and "\x1b" not in converted.text
+    (note,) = [str(n) for n in converted.notes.notes]
+    assert note == "2021-02-05-tb.md:6: terminal colour codes and control characters removed"
+
+
+def test_a_csl_json_bibliography_is_written_as_bibtex(tmp_path: Path) -> None:
+    """Quarto posts cite from Zotero's CSL JSON; the build reads BibTeX."""
+    folder = tmp_path / "posts" / "seeds"
+    folder.mkdir(parents=True)
+    (folder / "index.qmd").write_text(
+        "---\ntitle: Seeds\ndate: 2026-04-13\nbibliography: references.json\n---\n\n"
+        "As @Bao:2025 show.\n"
+    )
+    item = {
+        "id": "Bao:2025",
+        "type": "article-journal",
+        "title": "Towards {reliable} DP learning",
+        "author": [{"family": "Bao", "given": "Wenxuan"}, {"literal": "DP Team"}],
+        "issued": {"date-parts": [[2025, 8, 21]]},
+        "container-title": "JMLR",
+        "DOI": "10.1/x",
+    }
+    (folder / "references.json").write_text(json.dumps([item]))
+    converted = convert_post(folder / "index.qmd", Path("seeds/index.qmd"), "quarto", [tmp_path])
+    assert "bibliography: references.bib\n" in converted.text and "@Bao:2025" in converted.text
+    assert converted.written["references.bib"] == (
+        "@article{Bao:2025,\n  author = {Bao, Wenxuan and DP Team},\n"
+        "  title = {Towards reliable DP learning},\n  year = {2025},\n  journal = {JMLR},\n"
+        "  doi = {10.1/x},\n}\n"
+    )
+
+
+def test_a_description_written_as_html_is_text(tmp_path: Path) -> None:
+    """al-folio shows the description as HTML; here it is the page's meta text and the feed's."""
+    post = tmp_path / "2025-04-28-mia.md"
+    post.write_text(
+        '---\ntitle: MIA\ndescription: "<strong>TL;DR: No.</strong><br> A &amp; B."\n---\n\nText.\n'
+    )
+    converted = convert_post(post, Path(post.name), "jekyll", [tmp_path])
+    assert "description: 'TL;DR: No. A & B.'\n" in converted.text

@@ -12,6 +12,8 @@ import json
 import os
 import shutil
 import sqlite3
+import subprocess
+import sys
 from datetime import UTC
 from pathlib import Path
 
@@ -22,7 +24,9 @@ from site_builder.build import build
 from site_builder.config import load_config
 from site_builder.errors import BuildErrors
 from site_builder.writer import STAGING_PREFIX, recover
-from tests.conftest import tree_digest
+from tests.conftest import SITES, tree_digest
+
+SCHOLAR = SITES / "scholar"
 
 
 def clean_build(site: Path, dest: Path) -> dict[str, str]:
@@ -51,6 +55,21 @@ def test_parallel_equals_serial(tmp_path: Path) -> None:
     site = make_corpus(tmp_path / "site", 40)
     build(load_config(site), tmp_path / "parallel", jobs=2, use_cache=False)
     assert tree_digest(tmp_path / "parallel") == clean_build(site, tmp_path / "serial")
+
+
+def test_a_cold_build_with_early_workers_equals_serial(tmp_path: Path) -> None:
+    """A cold build of many posts forks its workers before loading (``Workers.start_early``),
+    after parsing the site's .bib for them: run in a process of its own (no threads, so the
+    workers fork), with posts that cite, it must give a clean serial build's bytes."""
+    site = make_corpus(tmp_path / "site", 20)
+    shutil.copy(SCHOLAR / "content/references.bib", site / "content/references.bib")
+    for number in (2, 11, 17):
+        victim = site / f"content/posts/post-{number:05d}.md"
+        victim.write_text(victim.read_text() + "\nAs shown by @vaswani2017attention.\n")
+    command = [sys.executable, "-m", "site_builder", "-C", str(site), "build", "--jobs", "2"]
+    subprocess.run([*command, "--quiet", "--no-cache"], check=True)
+    assert tree_digest(site / "public") == clean_build(site, tmp_path / "serial")
+    assert "Vaswani" in (site / "public/posts/post-00011/index.html").read_text()
 
 
 def test_noop_rebuild_renders_nothing(site: Path, tmp_path: Path) -> None:

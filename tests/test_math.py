@@ -229,6 +229,36 @@ def test_no_link_or_style_injection(latex: str) -> None:
     assert "<script" not in out
 
 
+def test_colours_mathjax_took_render_and_an_unknown_one_is_left_out_with_a_warning() -> None:
+    """xcolor's ``red!80`` is a mix; MathJax handed ``myblue`` to CSS, which ignored it."""
+    result = render(
+        "One $\\color{red!80}x$.\n\nTwo $\\textcolor{myblue}{y} z$.", MarkdownContext("post.md")
+    )
+    assert 'style="color:#FF3333;"' in result.html and "<mi>y</mi>" in result.html
+    warnings = [str(w) for w in result.warnings]
+    assert warnings == [
+        "post.md:3: warning: math: unknown colour 'myblue' left out (MathJax ignored it too)"
+    ]
+
+
+def test_an_equation_label_used_again_is_a_warning_and_ids_stay_unique() -> None:
+    text = "$$\nx \\label{eq:a}\n$$\n\nSee \\eqref{eq:a}.\n\n$$\ny \\label{eq:a}\n$$"
+    result = render(text, MarkdownContext("post.md"))
+    ids = re.findall(r'id="(eq-a[^"]*)"', result.html)
+    assert len(ids) == len(set(ids)) == 2 and ids[0] == "eq-a"
+    assert "(2)" in result.html and 'href="#eq-a"' in result.html
+    (warning,) = [str(w) for w in result.warnings]
+    assert warning.startswith("post.md:7: warning: math: equation label eq-a used again")
+
+
+def test_a_colour_as_a_script_is_a_group() -> None:
+    """MathJax 2's ``x^\\color{red}{y}`` (two arguments) where LaTeX wants a group."""
+    out = convert_md("$x^\\color{red}{y}$")
+    assert re.search(
+        r"<msup><mi>x</mi><mrow style=\"color:#FF0000;\"><mi>y</mi></mrow></msup>", out
+    )
+
+
 # --- errors --------------------------------------------------------------------------------
 
 

@@ -18,7 +18,7 @@ from tests.conftest import ROOT, build_site, make_site
 pytestmark = pytest.mark.browser
 
 POST = r"""---
-title: Constructs
+title: Constructs, and $\sqrt{d_k}$ in a title
 date: 2026-01-01
 ---
 
@@ -76,7 +76,12 @@ MEASURE = """() => {
     return {...box(e), border: getComputedStyle(e).borderTopWidth,
             strike: strike && {...box(strike), image: getComputedStyle(strike).backgroundImage}};
   };
-  return {boxed: enclosed('box'), cancelled: enclosed('updiagonalstrike'),
+  const heading = document.querySelector('h1.post-title');
+  const words = document.createRange();  // "Constructs, and", the text before the formula
+  words.selectNodeContents(heading.firstChild);
+  const title = {...box(heading.querySelector('math')), words: box(words),
+                 family: getComputedStyle(heading.querySelector('math')).fontFamily};
+  return {boxed: enclosed('box'), cancelled: enclosed('updiagonalstrike'), title,
           column, argmax: ink(displays[0]), equation: ink(displays[1]), numbers,
           f: box(f), prime: box(prime), rule, target: !!document.getElementById('eq-energy')};
 }"""
@@ -129,6 +134,17 @@ def test_prime_is_beside_its_base_at_a_readable_size(measured: dict[str, Any]) -
 
 def test_array_rule_is_drawn(measured: dict[str, Any]) -> None:
     assert measured["rule"] == ["none", "solid", "none"] * 2
+
+
+def test_math_in_the_title_is_typeset_on_the_heading_line(measured: dict[str, Any]) -> None:
+    """``titles``: the heading's formula in the math font, on the line of the words."""
+    title = measured["title"]
+    assert title["family"].startswith('"TeX Gyre Pagella Math"'), title
+    assert title["width"] > 20 and title["height"] > 20, title
+    words = title["words"]
+    middle = (title["top"] + title["bottom"]) / 2
+    assert words["top"] < middle < words["bottom"], (words, title)
+    assert abs(title["left"] - words["right"]) < 12, "after the words, with a space"
 
 
 def test_boxed_and_cancelled_are_drawn(measured: dict[str, Any]) -> None:

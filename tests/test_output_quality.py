@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import html
+import io
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from fontTools.ttLib import TTFont
 
 from tests.conftest import SITES, Sites, build_site, make_site, tree_digest
 
@@ -47,6 +51,34 @@ def test_bundle_files_are_copied(kitchen: Path) -> None:
     # The post's first image, near the top: sized from the file, and not lazy (it is in view).
     expected = '<img src="pixel.png" alt="A one-pixel image" width="1" height="1" decoding="async"'
     assert expected in html
+
+
+def test_math_in_a_title_is_mathml_where_html_goes_and_text_elsewhere(kitchen: Path) -> None:
+    """``$\\Lambda$-returns and $\\sqrt{d_k}$`` in a title (``titles``)."""
+    page = (kitchen / "posts/bundle/index.html").read_text(encoding="utf-8")
+    heading = re.search(r'<h1 class="post-title">(.*?)</h1>', page, re.DOTALL)
+    assert heading is not None
+    assert heading.group(1).startswith("A post with its own files, <math ")
+    assert heading.group(1).count("<math ") == 2 and "$" not in heading.group(1)
+    assert "<msqrt><msub><mi>d</mi><mi>k</mi></msub></msqrt>" in heading.group(1)
+    text = "A post with its own files, \u039b-returns and \\sqrt{d_k}"
+    assert f"<title>{text} · " in page
+    assert f'<meta property="og:title" content="{text}">' in page
+    assert "static/css/fonts.css" in page  # the math font, for the title alone
+    assert f"2026, February 1). {text}. Kitchen" in html.unescape(page)  # APA: text
+    assert (
+        "title        = {A post with its own files, $\\Lambda$-returns and $\\sqrt{d_k}$}" in page
+    )
+    listing = (kitchen / "index.html").read_text(encoding="utf-8")
+    assert 'A post with its own files, <math xmlns="http://www.w3.org/1998/Math/MathML">' in listing
+    assert "static/css/fonts.css" in listing
+    older = (kitchen / "posts/everything/index.html").read_text(encoding="utf-8")
+    link = r'rel="(?:prev|next)"[^>]*><span class="label">\w+</span> A post with its own files, <m'
+    assert re.search(link, older)
+    feed = (kitchen / "feed.xml").read_text(encoding="utf-8")
+    assert f'<title type="text">{text}</title>' in feed
+    font = TTFont(io.BytesIO((kitchen / "static/fonts/math.woff2").read_bytes()))
+    assert {ord("\u039b"), ord("\u221a")} <= set(font.getBestCmap()), "the title's in the subset"
 
 
 def _build_in_subprocess(site: Path, out: Path, env_overrides: dict[str, str]) -> None:

@@ -1,38 +1,18 @@
 """The route table (``routes``): every output path planned before anything renders, and a
-path claimed twice stops the build at the file that claims it, before anything is written."""
+path claimed twice stops the build at the file that claims it, before anything is written
+(the cases ``tests/sites/invalid/collision-*``, run by ``test_errors``)."""
 
 from __future__ import annotations
 
-import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from site_builder.cli import main
 from site_builder.config import load_config
 from site_builder.content import SourcePost
 from site_builder.errors import BuildErrors
 from site_builder.routes import check_generated, plan_routes
-from tests.conftest import SITES
-
-
-def test_collisions_are_errors_at_their_source(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    site = tmp_path / "site"
-    shutil.copytree(SITES / "collisions", site)
-    assert main(["-C", str(site), "build", "--no-cache"]) == 1
-    err = capsys.readouterr().err.splitlines()
-    assert err == [
-        "content/posts/folder/index.md: posts/folder/index.html would be written twice: from "
-        "content/posts/folder/index.html and the page rendered from it; rename or remove the file",
-        "static/css/code.css: static/css/code.css would be written twice: from "
-        "static/css/code.css and the stylesheet generated for code highlighting; "
-        "rename or remove the file",
-        "Build failed: 2 errors.",
-    ]
-    assert not (site / "public").exists()
 
 
 def _post(slug: str, day: int, tags: tuple[str, ...] = ()) -> SourcePost:

@@ -19,8 +19,8 @@ this repository: ``gather`` extracts them from bare git mirrors (the session's
     .venv/bin/python tools/import_corpus.py gather
     .venv/bin/python tools/import_corpus.py measure --set dev [--only iclr2024] [-v]
 
-``heldout`` was measured blind once the work on ``dev`` was done, ``heldout2``
-and ``heldout3`` are blogs gathered later; README.md has the rates.
+``heldout`` was measured blind once the work on ``dev`` was done, ``heldout2``,
+``heldout3`` to ``heldout7`` are blogs gathered later; README.md has the rates.
 """
 
 from __future__ import annotations
@@ -118,6 +118,8 @@ def gather() -> None:
         if target.is_dir():
             continue
         mirror = MIRRORS / source["repo"].replace("/", "+") / "repo"
+        if (mirror / ".git").is_dir():  # some snapshots arrive as a checkout
+            mirror = mirror / ".git"
         if not mirror.is_dir():
             print(f"{source['repo']}: no mirror at {mirror}; skipped", file=sys.stderr)
             continue
@@ -271,7 +273,17 @@ def main() -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("gather", help="extract the corpus from the git mirrors into .corpus/")
     run = sub.add_parser("measure", help="import, build and scan every post of a set")
-    sets = ("dev", "heldout", "heldout2", "heldout3", "all")
+    sets = (
+        "dev",
+        "heldout",
+        "heldout2",
+        "heldout3",
+        "heldout4",
+        "heldout5",
+        "heldout6",
+        "heldout7",
+        "all",
+    )
     run.add_argument("--set", default="dev", choices=sets)
     run.add_argument("--only", help="one source by name")
     run.add_argument("-v", "--verbose", action="store_true", help="print each failure")

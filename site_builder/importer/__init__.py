@@ -118,6 +118,7 @@ def convert_post(
         return Converted("", "", {}, notes, skipped=why)
     except OSError as exc:
         return Converted("", "", {}, notes, skipped=f"cannot read it: {exc.strerror or exc}")
+    raw = common.strip_controls(raw, notes)
     source = frontmatter.split(raw, notes)
     slug, name_date = frontmatter.slug_and_date(path, source.meta)
     title = slug.replace("-", " ").capitalize()
@@ -137,12 +138,17 @@ def convert_post(
             notes.add(1, f"bibliography {bibliography} not found; citations kept as text")
         else:
             raw_bib = bib.read_text(encoding="utf-8", errors="replace")
+            name = bib.name
+            if bib.suffix.lower() == ".json":  # CSL JSON (Zotero's, Quarto's): as BibTeX
+                raw_bib = common.csl_to_bibtex(raw_bib)
+                name = bib.stem + ".bib"
+                notes.add(1, f"{bib.name} (CSL JSON) written as {name}")
             renamed = common.safe_keys(raw_bib)
             cleaned, dropped = common.clean_bib(raw_bib)
             if dropped:
-                notes.add(1, f"{bib.name}: repeated entries dropped: {', '.join(dropped)}")
-            written[bib.name] = cleaned
-            front["bibliography"] = bib.name
+                notes.add(1, f"{name}: repeated entries dropped: {', '.join(dropped)}")
+            written[name] = cleaned
+            front["bibliography"] = name
             bib_keys = frozenset(
                 k for kind, k in common.BIB_ENTRY.findall(cleaned) if kind.lower() != "string"
             )

@@ -9,11 +9,13 @@ longer means anything.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from re import Match
 
 from site_builder.importer.assets import Assets, untemplate
+from site_builder.importer.markup import FENCE
 from site_builder.importer.report import PostNotes
 from site_builder.importer.text import Text
 
@@ -50,6 +52,22 @@ class PostContext:
     def figure_id(self, path: str) -> str:
         self.figures += 1
         return f"fig-{self.slug or 'post'}-{self.figures}"
+
+
+# A terminal's colour codes (a notebook's traceback, pasted ``docker pull`` output), then
+# any other control character the site refuses (XML 1.0 forbids them; a form feed from a PDF).
+ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]")
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def strip_controls(raw: str, notes: PostNotes) -> str:
+    """The post without control characters, which would stop the build; reported once."""
+    found = ANSI.search(raw) or CONTROL.search(raw)
+    if found is None:
+        return raw
+    line = raw.count("\n", 0, found.start()) + 1
+    notes.add(line, "terminal colour codes and control characters removed")
+    return CONTROL.sub("", ANSI.sub("", raw))
 
 
 def comment_out(snippet: str) -> str:
@@ -114,6 +132,71 @@ BARE_CITE = re.compile(r"(?<![\w\\@\[;-])@([A-Za-z][\w:./+-]*[\w])")
 BIB_ENTRY = re.compile(r"(?m)^[ \t]*@\s*(\w+)\s*[{(]\s*([^,\s]+)\s*,")
 
 
+_CSL_TYPES = {
+    **{"article-journal": "article", "paper-conference": "inproceedings", "book": "book"},
+    **{"chapter": "incollection", "thesis": "phdthesis", "report": "techreport"},
+}
+
+
+def csl_to_bibtex(source: str) -> str:
+    """A CSL JSON bibliography as BibTeX, which the build reads: the fields a reference
+    shows (authors, title, year, venue, volume, pages, DOI, URL). Not JSON: no entries."""
+    try:
+        items = json.loads(source)
+    except ValueError:
+        return ""
+    entries = []
+    for item in items if isinstance(items, list) else []:
+        key = isinstance(item, dict) and (item.get("id") or item.get("citation-key"))
+        if not key:
+            continue
+        kind = _CSL_TYPES.get(str(item.get("type", "")), "misc")
+        venue = "journal" if kind == "article" else "booktitle"
+        fields = {
+            "author": _csl_names(item.get("author")),
+            "editor": _csl_names(item.get("editor")),
+            "title": item.get("title"),
+            "year": _csl_year(item.get("issued")),
+            venue: item.get("container-title"),
+            "volume": item.get("volume"),
+            "number": item.get("issue") or item.get("number"),
+            "pages": item.get("page"),
+            "publisher": item.get("publisher"),
+            "doi": item.get("DOI"),
+            "url": item.get("URL"),
+        }
+        body = "".join(
+            f"  {name} = {{{_csl_value(value)}}},\n" for name, value in fields.items() if value
+        )
+        entries.append(f"@{kind}{{{key},\n{body}}}\n")
+    return "\n".join(entries)
+
+
+def _csl_names(names: object) -> str:
+    if not isinstance(names, list):
+        return ""
+    parts = [
+        n.get("literal") or ", ".join(p for p in (n.get("family"), n.get("given")) if p)
+        for n in names
+        if isinstance(n, dict)
+    ]
+    return " and ".join(p for p in parts if p)
+
+
+def _csl_year(issued: object) -> str:
+    if isinstance(issued, dict):
+        parts = issued.get("date-parts")
+        if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
+            return str(parts[0][0])
+        return str(issued.get("literal") or issued.get("raw") or "")[:4]
+    return ""
+
+
+def _csl_value(value: object) -> str:
+    """Braces would unbalance the entry; a title's own case is kept by the outer ones."""
+    return " ".join(str(value).replace("{", "").replace("}", "").split())
+
+
 def escape_bare_at(text: Text, ctx: PostContext) -> None:
     """``@torch.no_grad`` in prose would be a citation here: escape what the .bib lacks."""
     if ctx.bib_keys is None:
@@ -163,7 +246,8 @@ def clean_bib(source: str) -> tuple[str, list[str]]:
 
 def check_crossrefs(text: Text, ctx: PostContext) -> None:
     """``@fig-x`` to a figure that only an executed cell would make stops the build: unlink it."""
-    defined = {a or b.replace(":", "-") for a, b in DEFINED_ID.findall(text.text)}
+    shown = FENCE.sub("", text.text)  # an id in a code block (Markdown shown as code) is none
+    defined = {a or b.replace(":", "-") for a, b in DEFINED_ID.findall(shown)}
 
     def reference(match: Match[str], line: int) -> str:
         ident = match.group(2)
@@ -203,7 +287,11 @@ def text_refs(text: Text) -> None:
 
 
 def hide_leftovers(text: Text, ctx: PostContext) -> None:
-    """Report every construct no converter took, and keep it out of the page."""
+    """Report every construct no converter took, and keep it out of the page.
+
+    One a converter already commented out (a figure include whose file is missing) is
+    reported; commenting it out again would leave `` -->`` in the page."""
+    text.mask(re.compile(r"(?s)<!--.*?-->"))
     for pattern, kind in LEFTOVERS:
 
         def leftover(match: Match[str], line: int, kind: str = kind) -> str:

@@ -63,6 +63,11 @@ def unwrap_unknown_divs(text: Text, notes: PostNotes) -> None:
             if stack:
                 closer = closers.pop(len(stack), None)
                 start, kept = stack.pop()
+                if kept and _imageless_figure(lines[start], lines[start + 1 : index]):
+                    origin = text.origin[start] if start < len(text.origin) else None
+                    why = "a cell or a filter drew its image"
+                    notes.add(origin, f"figure {lines[start].strip()} has no image ({why})")
+                    kept = False
                 if closer:
                     lines[index] = "\n" + closer
                 elif not kept:
@@ -92,6 +97,14 @@ def unwrap_unknown_divs(text: Text, notes: PostNotes) -> None:
             edits.append((offset, offset + len(line), lines[index]))
         offset += len(line) + 1
     text.splice(edits)
+
+
+def _imageless_figure(fence: str, body: list[str]) -> bool:
+    """A ``::: {#fig-x}`` whose image a Quarto cell or filter (``{.tikz}``) made: the build
+    would stop on a figure with nothing to show, so its fences go (its content stays)."""
+    if "#fig-" not in fence or "widget=" in fence:
+        return False
+    return not any(re.search(r"!\[|<img\b|<svg\b|<video\b|<iframe\b", line) for line in body)
 
 
 ZENN = re.compile(r"^(message|details)\b\s*(.*)$")

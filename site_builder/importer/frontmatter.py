@@ -11,6 +11,7 @@ are dropped: this site would warn about each, and none has a meaning here.
 from __future__ import annotations
 
 import datetime as dt
+import html
 import re
 import tomllib
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ JEKYLL_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})-(.+)$")
 _DATETIME = re.compile(
     r"^(\d{4}-\d{2}-\d{2})(?:[ T](\d{1,2}:\d{2}(?::\d{2})?)(?:\.\d+)?\s*(Z|[+-]\d{2}:?\d{2})?)?$"
 )
+HTML_TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>")
 DESCRIPTION_KEYS = ("description", "summary", "subtitle", "excerpt", "abstract")
 UPDATED_KEYS = ("updated", "last_modified_at", "lastmod", "date-modified", "last-modified")
 
@@ -98,7 +100,7 @@ def map_front_matter(
     out: dict[str, Any] = {}
     title = meta.get("title") or meta.get("linkTitle")
     if isinstance(title, str | int | float) and str(title).strip():
-        out["title"] = _plain_title(" ".join(str(title).split()), notes)
+        out["title"] = " ".join(str(title).split())  # its math renders (``titles``)
     else:
         notes.add(1, f"no title: used '{fallback_title}' from the file name")
         out["title"] = fallback_title
@@ -110,7 +112,9 @@ def map_front_matter(
     for key in DESCRIPTION_KEYS:
         value = meta.get(key)
         if isinstance(value, str) and value.strip():
-            out["description"] = " ".join(value.split())
+            # al-folio set the description as HTML; here it is text (meta tags, the feed).
+            plain = html.unescape(HTML_TAG.sub(" ", value)) if HTML_TAG.search(value) else value
+            out["description"] = " ".join(plain.split())
             break
     tags = _words(meta.get("tags")) + _words(meta.get("categories"))
     if tags:
@@ -134,72 +138,6 @@ def map_front_matter(
     if meta.get("toc") and "toc" in KNOWN_KEYS:  # Distill's toc lists sections; ours is built
         out["toc"] = True
     return out
-
-
-_GREEK = (
-    "alpha",
-    "beta",
-    "gamma",
-    "delta",
-    "epsilon",
-    "zeta",
-    "eta",
-    "theta",
-    "iota",
-    "kappa",
-    "lambda",
-    "mu",
-    "nu",
-    "xi",
-    "pi",
-    "rho",
-    "sigma",
-    "tau",
-    "upsilon",
-    "phi",
-    "chi",
-    "psi",
-    "omega",
-)
-_SYMBOLS = {
-    **dict(zip(_GREEK, "αβγδεζηθικλμνξπρστυφχψω", strict=True)),
-    **dict(zip((g.capitalize() for g in _GREEK), "ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΠΡΣΤΥΦΧΨΩ", strict=True)),
-    "varepsilon": "ε",
-    "varphi": "φ",
-    "ell": "\u2113",
-    "infty": "∞",
-    "to": "→",
-    "cdot": "·",
-    "times": "\u00d7",
-    "leq": "≤",
-    "geq": "≥",
-    "neq": "≠",
-    "in": "∈",
-    "|": "‖",
-    "approx": "≈",
-    "sim": "\u223c",
-    "partial": "∂",
-    "nabla": "∇",
-    ",": " ",
-}
-_TITLE_MATH = re.compile(r"(?<![\\$])\$(?![\s\d$])([^$]+?)(?<!\s)\$")
-_COMMAND = re.compile(r"\\([A-Za-z]+|.)")
-_FONT = re.compile(r"\\math(?:bb|rm|bf|cal)\{(\w)\}|[{}]")
-
-
-def _plain_title(title: str, notes: PostNotes) -> str:
-    """``$\\chi$ triangles``: a title is text on the page, in the feed and in the citation,
-    where a formula would show its dollars; simple ones are written in Unicode."""
-
-    def formula(match: re.Match[str]) -> str:
-        tex = _FONT.sub(lambda m: m.group(1) or "", match.group(1))
-        tex = _COMMAND.sub(lambda m: _SYMBOLS.get(m.group(1), m.group(0)), tex)
-        return match.group(0) if re.search(r"[\\^_]", tex) else tex
-
-    plain = _TITLE_MATH.sub(formula, title)
-    if plain != title:
-        notes.add(1, f"title math written as text: {title!r} -> {plain!r}")
-    return plain
 
 
 def dump(front: dict[str, Any]) -> str:

@@ -33,7 +33,9 @@ _DEFINITIONS = re.compile(
     r"(?s)\s*(?:(?:\$\$|\\\[)\s*(?:\\(?:new|renew|provide)command|\\def|\\let|\\Declare"
     r"MathOperator|\\definecolor|\s)[^$]*(?:\$\$|\\\])\s*)+"
 )
-CAPTION = re.compile(r'(?is)<div\s+class="(?:caption|figcaption)[^"]*"\s*>(.*?)</div\s*>')
+CAPTION = re.compile(
+    r'(?is)<div\s+class="(?:[\w-]+\s+)*(?:caption|figcaption)\b[^"]*"\s*>(.*?)</div\s*>'
+)
 
 
 def _attributes(raw: str) -> dict[str, str]:
@@ -97,6 +99,7 @@ _BOX = re.compile(
     r"(?is)[ \t]*<(aside|section|figure|figcaption|p|details|blockquote|article|center)\b"
     r"([^>]*\bmarkdown\s*=\s*[\"']?(?:1|block)[^>]*)>(.*?)</\1\s*>"
 )
+_SUMMARY = re.compile(r"(?is)\s*<summary\b[^>]*>.*?</summary\s*>")
 # Distill's ``<aside>`` is a margin note.
 _ASIDE = re.compile(r"(?is)^[ \t]*<aside\b([^>]*)>(.*?)</aside\s*>", re.M)
 
@@ -116,6 +119,10 @@ def boxes(text: Text) -> None:
     def box(match: re.Match[str], _line: int) -> str:
         body = textwrap.dedent(match.group(3).strip("\n")).strip()
         kind = _box_kind(_attributes(match.group(2)))
+        summary = _SUMMARY.match(body) if match.group(1).lower() == "details" else None
+        if summary:  # still a disclosure: its summary stays, its body is Markdown
+            rest = body[summary.end() :].strip()
+            return f"\n\n<details>\n{summary.group().strip()}\n\n{rest}\n\n</details>\n\n"
         if kind is None:
             return f"\n\n{body}\n\n"
         return f"\n\n::: {{.callout-{kind}}}\n{body}\n:::\n\n"
@@ -135,13 +142,29 @@ def boxes(text: Text) -> None:
     text.sub(_ASIDE, aside)
 
 
-_BREAK_LINE = re.compile(r"(?im)^([ \t]*<(?:br|hr)\s*/?>[ \t]*)\n(?=[ \t]*[^\s<])")
+_INLINE_TAGS = "span|em|strong|b|i|u|a|code|sub|sup|ins|del|mark|small|abbr|font"
+_BREAK_LINE = re.compile(
+    r"(?im)^([ \t]*(?:<(?:br|hr)\s*/?>|<p\b[^>]*>(?:(?!</?p[\s>]).)*</p\s*>"
+    r"|</(?:blockquote|div|center|details|figure|table|ul|ol|dl|section|aside|article)\s*>)"
+    r"[ \t]*)\n"
+    r"(?=[ \t]*(?:[^\s<]|<(?:" + _INLINE_TAGS + r")\b))"
+)
+
+# A line holding only an inline element's opening tag, text under it.
+_INLINE_OPEN = re.compile(
+    r"(?im)^([ \t]*<(?:" + _INLINE_TAGS + r")\b[^<>\n]*>)[ \t]*\n"
+    r"(?=[ \t]*(?:[^\s<]|<(?:" + _INLINE_TAGS + r")\b))"
+)
 
 
 def break_lines(text: Text) -> None:
-    """A line holding only ``<br>`` opens an HTML block that swallows the paragraph under
-    it (kramdown rendered that paragraph): a blank line after it lets it render."""
+    """A line holding only ``<br>``, a whole ``<p>...</p>`` (a ``<p></p>`` spacer) or the
+    closing tag of a block (``</blockquote>``) is part of an HTML block that swallows the
+    paragraph under it (kramdown rendered that paragraph): a blank line after it lets it
+    render. A line holding only ``<span ...>`` (for kramdown the start of a paragraph)
+    joins the line under it, which makes the two a paragraph here too."""
     text.sub(_BREAK_LINE, lambda m, _l: m.group(1) + "\n\n")
+    text.sub(_INLINE_OPEN, lambda m, _l: m.group(1))
 
 
 _PICTURE = re.compile(r"(?is)<picture\b[^>]*>.*?(<img\b[^>]*>).*?</picture\s*>")
@@ -168,6 +191,14 @@ _PLACEHOLDER = re.compile("\x00\\d+\x00")
 _CELL = re.compile(
     r"(?ims)^([ \t]*)(<(td|th|li|dd|dt)\b[^>]*>)((?:(?!<\3[\s>]|</\3\s*>).)*?)(</\3\s*>)"
 )
+# A block element with no other of its kind inside (``<center>``, a ``<div>`` a theme styled).
+_CONTAINER = re.compile(
+    r"(?ims)^([ \t]*)(<(center|div|blockquote|section|article)\b[^>]*>)"
+    r"((?:(?!<\3[\s>]|</\3\s*>).)*?)(</\3\s*>)"
+)
+# A caption or a ``<details>`` summary, wherever its tag is on the line.
+_PHRASE = re.compile(r"(?is)()(<(summary|figcaption)\b[^>]*>)((?:(?!<\3[\s>]).)*?)(</\3\s*>)")
+_CITATION = re.compile(r"\[-?@[\w:.-]+")
 
 
 def open_math_html(text: Text) -> None:
@@ -175,34 +206,60 @@ def open_math_html(text: Text) -> None:
 
     CommonMark passes an HTML block through untouched up to the next blank line, so
     ``<p>... $x$ ...</p>`` or the body of a ``<details>`` showed its formulas as ``$``
-    text. A ``<p>`` holding math becomes a Markdown paragraph; a ``<details>`` body is set
-    off by blank lines, which makes it Markdown. Run once formulas are masked.
+    text. A ``<p>`` holding math becomes a Markdown paragraph; a ``<details>`` body, a
+    table cell, a list item, a ``<summary>``, a ``<figcaption>`` or a ``<center>`` or
+    ``<div>`` with no other inside is set off by blank lines, which makes it Markdown.
+    A citation (``[@key]``) needs Markdown as much. Run once formulas are masked.
     """
 
-    def holds_math(fragment: str) -> bool:
+    def holds_math(fragment: str) -> bool:  # or a citation: Markdown too
+        if _CITATION.search(fragment):
+            return True
         return any(text.masked(p).startswith("$") for p in _PLACEHOLDER.findall(fragment))
 
     def paragraph(match: re.Match[str], _line: int) -> str:
         if not holds_math(match.group(2)):
             return match.group(0)
-        return f"\n\n{textwrap.dedent(match.group(2)).strip()}\n\n"
+        return f"\n\n{_dedent(text, match.group(2)).strip()}\n\n"
 
     def details(match: re.Match[str], _line: int) -> str:
         if not holds_math(match.group(2)):
             return match.group(0)
-        body = textwrap.dedent(match.group(2).strip("\n")).strip()
+        body = _dedent(text, match.group(2).strip("\n")).strip()
         return f"{match.group(1)}\n\n{body}\n\n{match.group(3)}"
 
     def cell(match: re.Match[str], _line: int) -> str:
         if not holds_math(match.group(4)):
             return match.group(0)
-        body = textwrap.dedent(match.group(4).strip("\n")).strip()
+        body = _dedent(text, match.group(4).strip("\n")).strip()
         # The closing tag at the margin: indented by four after a blank line, it is code.
         return f"{match.group(1)}{match.group(2)}\n\n{body}\n\n{match.group(5)}"
 
     text.sub(_PARAGRAPH, paragraph)
     text.sub(_DETAILS_BODY, details)
     text.sub(_CELL, cell)
+    text.sub(_PHRASE, cell)
+    text.sub(_CONTAINER, cell)
+    text.sub(_INLINE_OPEN, lambda m, _l: m.group(1))  # a body set off may start with one
+    text.sub(_PARAGRAPH, paragraph)  # a <p> a cell held (``<li><p>$x$</p></li>``)
+
+
+def _dedent(text: Text, fragment: str) -> str:
+    """``textwrap.dedent`` that sees through masked formulas: a display formula hidden at
+    the start of a line is indented like the lines around it, and loses that indent too
+    (else it would stay indented by four, which is code)."""
+    shown = _PLACEHOLDER.sub(lambda m: text.masked(m.group()), fragment)
+    lines = [line for line in shown.split("\n") if line.strip()]
+    indents = [line[: len(line) - len(line.lstrip(" \t"))] for line in lines]
+    margin = min(indents, key=len, default="")
+    while margin and not all(indent.startswith(margin) for indent in indents):
+        margin = margin[:-1]
+    if not margin:
+        return fragment
+    at_margin = re.compile(rf"(?m)^{re.escape(margin)}")
+    for placeholder in _PLACEHOLDER.findall(fragment):
+        text.rehide(placeholder, lambda hidden: at_margin.sub("", hidden))
+    return at_margin.sub("", fragment)
 
 
 def captions_to_paragraphs(text: Text) -> None:

@@ -38,7 +38,8 @@ HIGHLIGHT = re.compile(
     r"(.*?)\{%-?\s*endhighlight\s*-?%\}"
 )
 MERMAID = re.compile(r"(?s)\{%-?\s*mermaid\s*-?%\}\n?(.*?)\{%-?\s*endmermaid\s*-?%\}")
-D_CODE = re.compile(r'(?s)<d-code\b[^>]*?(?:language="([\w+-]+)")?[^>]*>\n?(.*?)</d-code>')
+# Not one quoted as code (al-folio's example post writes `<d-code>` in its prose).
+D_CODE = re.compile(r'(?s)(?<!`)<d-code\b(?:[^>]*?\blanguage="([\w+-]+)")?[^>]*>\n?(.*?)</d-code>')
 D_MATH_BLOCK = re.compile(r"(?s)<d-math\s+block[^>]*>(.*?)</d-math>")
 D_MATH = re.compile(r"(?s)<d-math>(.*?)</d-math>")
 D_CITE = re.compile(

@@ -8,6 +8,7 @@ then put everything back.
 
 from __future__ import annotations
 
+import html
 import re
 from re import Match
 
@@ -21,21 +22,36 @@ VERBATIM_HTML = re.compile(r"(?is)<(pre|script|style|textarea)\b[^>]*>.*?</\1\s*
 HTML_COMMENT = re.compile(r"(?s)<!--.*?-->")
 
 # kramdown: ``$$...$$`` is display math when it fills its lines, inline math otherwise.
-DOUBLE_DOLLAR = re.compile(r"(?s)(?<![\\$])\$\$(?!\$)(.+?)(?<![\\$])\$\$(?!\$)")
+# Quarto's ``$$ ... $$ {#eq-x}`` names the equation for ``@eq-x``.
+DOUBLE_DOLLAR = re.compile(
+    r"(?s)(?<![\\$])\$\$(?!\$)(.+?)(?<![\\$])\$\$(?!\$)(?:[ \t]*(\{#eq-[\w:-]+\}))?"
+)
 SINGLE_DOLLAR = re.compile(r"(?<![\\$])\$(?![\s$])((?:[^$\n\\]|\\.|\n(?![ \t]*\n))+?)(?<![\s\\])\$")
+# ``$$x = y`` with no closing ``$$`` before the paragraph ends: MathJax left it as text (it
+# looks within a paragraph), this site's build would stop; the author meant a formula.
+UNCLOSED_DISPLAY = re.compile(
+    r"(?m)^([ \t>]*\$\$[ \t]*(?!\{#)[^\s$][^\n$]*(?:\n(?![ \t>]*$)[^\n$]*)*)$(?=\n[ \t>]*$|\n?\Z)"
+)
+DOLLARS = re.compile(r"(?<![\\$])\$\$(?!\$)")
 ESCAPED_DISPLAY = re.compile(r"(?s)\\\\\[(.+?)\\\\\]")
 ESCAPED_INLINE = re.compile(r"(?s)\\\\\((.+?)\\\\\)")
 BARE_DISPLAY = re.compile(r"(?s)(?<!\\)\\\[(.+?)(?<!\\)\\\]")
 BARE_INLINE = re.compile(r"(?<!\\)\\\(([^\n]+?)(?<!\\)\\\)")
+# What MathJax's processEnvironments typeset wherever it found it in the page's text.
 MATH_ENVS = (
     "equation|align|gather|multline|eqnarray|flalign|alignat|displaymath|math|split|gathered"
+    "|aligned|cases|dcases|array|[pbBvV]?matrix"
 )
 BARE_ENV = re.compile(rf"(?s)\\begin\{{({MATH_ENVS})(\*?)\}}.*?\\end\{{\1\2\}}")
-DISPLAY_BLOCK = re.compile(r"(?ms)^([ \t>]*)\$\$[ \t]*\n(.*?)\n[ \t>]*\$\$[ \t]*$")
+DISPLAY_BLOCK = re.compile(
+    r"(?ms)^([ \t>]*)\$\$[ \t]*\n(.*?)\n[ \t>]*\$\$[ \t]*(\{#eq-[\w:-]+\}[ \t]*)?$"
+)
 
 # ``{: .class}`` on its own line, or ``{:target="_blank"}`` right after a link or image.
-BLOCK_IAL = re.compile(r"(?m)^[ \t>]*\{:(?!=)[^}\n]*\}[ \t]*\n?")
-SPAN_IAL = re.compile(r"(?<=[)\]*_`])\{:(?!=)[^}\n]*\}")
+# A hard-wrapped post may break one over two lines (never over a blank one).
+_IAL_BODY = r"(?:[^}\n]|\n(?![ \t]*\n))*"
+BLOCK_IAL = re.compile(rf"(?m)^[ \t>]*\{{:(?!=){_IAL_BODY}\}}[ \t]*\n?")
+SPAN_IAL = re.compile(rf"(?<=[)\]*_`])\{{:(?!=){_IAL_BODY}\}}")
 MARGIN_CLASSES = ("aside", "marginnote", "sidenote", "l-gutter", "column-margin")
 
 
@@ -47,30 +63,45 @@ def mask_code(text: Text) -> None:
     text.mask(INLINE_CODE)
 
 
-def display(body: str, indent: str = "") -> str:
+def display(body: str, indent: str = "", ident: str = "") -> str:
     """A display formula on lines of its own, set off by blank lines from the text around it.
 
     A blank line would end the formula here (as in LaTeX); MathJax let a macro preamble
-    hold them, so they go.
+    hold them, so they go. Quarto's ``{#eq-x}`` (``ident``) stays on the closing line.
     """
     blank = indent.rstrip()
+    if ">" in indent:  # in a quote: the body's lines carry its markers, which ``indent`` adds
+        body = QUOTE_MARKERS.sub("", body)
     lines = [indent + line for line in tidy_formula(body).strip().split("\n") if line.strip()]
     inner = "\n".join(lines)
-    return f"\n{blank}\n{indent}$$\n{inner}\n{indent}$$\n{blank}\n"
+    close = f"$$ {ident}" if ident else "$$"
+    before = f"{blank}\n" if blank else "\n\n"  # an empty line would end a quote
+    return f"{before}{indent}$$\n{inner}\n{indent}{close}\n{blank}\n"
 
 
+QUOTE_MARKERS = re.compile(r"(?m)^[ \t]*(?:>[ \t]?)+")
 REQUIRE = re.compile(r"\\require\s*\{[\w-]*\}")
+# ``$T(\cdot &#124; x)$``: a pipe kept from a Markdown table as an entity, which the browser
+# decoded before MathJax saw the formula.
+ENTITY = re.compile(r"&(?:#\d{2,4}|#[xX][0-9A-Fa-f]{2,4}|lt|gt|amp|quot|vert|verbar);")
 CONTROL_SPACE = re.compile(r"(?<!\\)((?:\\\\)*)\\[ \t]*\n")
 
 
 def tidy_formula(tex: str) -> str:
     """What MathJax tolerated and LaTeX means the same by: ``\\require{ext}`` loaded a MathJax
-    extension (nothing to load here); a backslash ending a line is a control space."""
+    extension (nothing to load here); a backslash ending a line is a control space; an HTML
+    character reference is its character."""
     tex = REQUIRE.sub("", tex)
+    tex = ENTITY.sub(_entity, tex)
     tex = BBOX.sub(r"\\boxed{", tex)
     tex = EQALIGN.sub(_eqalign, tex)
     tex = _escaped_subscripts(tex)
     return CONTROL_SPACE.sub(lambda m: m.group(1) + "\\ \n", tex)
+
+
+def _entity(match: Match[str]) -> str:
+    char = html.unescape(match.group())
+    return "\\vert " if char == "|" else char  # a | would split a table's cell
 
 
 # MathJax's ``\\bbox[options]{x}`` and plain TeX's ``\\eqalign{a &= b \\cr ...}``.
@@ -131,7 +162,7 @@ def _inline(match: Match[str]) -> str:
 
 def _display_block(match: Match[str]) -> str:
     indent, body = match.group(1), match.group(2)
-    return display(body, indent).strip("\n")
+    return display(body, indent, (match.group(3) or "").strip()).strip("\n")
 
 
 def normalise_math(text: Text, notes: PostNotes, kramdown: bool, backslash: bool) -> None:
@@ -151,10 +182,18 @@ def normalise_math(text: Text, notes: PostNotes, kramdown: bool, backslash: bool
         end = old.find("\n", match.end())
         after = old[match.end() : len(old) if end < 0 else end]
         alone = not before.strip(" \t>") and not after.strip()
-        if alone or not kramdown:
-            return _display_here(body)
+        if alone or not kramdown or match.group(2):
+            return _display_here(body, match.group(2) or "")
         return "$" + " ".join(body.split()) + "$"
 
+    def unclosed(match: Match[str], line: int) -> str:
+        before = len(DOLLARS.findall(text.text, 0, match.start()))
+        if before % 2 or len(DOLLARS.findall(text.text, match.end())) % 2:
+            return match.group(0)  # a closing $$ (``$$.``), or one further on closes it
+        notes.add(line, "display math $$ never closed: closed at the end of its paragraph")
+        return match.group(1).rstrip() + " $$"
+
+    text.sub(UNCLOSED_DISPLAY, unclosed)
     text.sub(DOUBLE_DOLLAR, double)
     text.sub(ESCAPED_DISPLAY, lambda m, _l: _display_here(m.group(1)))
     text.sub(ESCAPED_INLINE, lambda m, _l: "$" + " ".join(m.group(1).split()) + "$")
@@ -164,14 +203,14 @@ def normalise_math(text: Text, notes: PostNotes, kramdown: bool, backslash: bool
     _fix_display_lines(text)
 
 
-def _display_here(body: str) -> str:
+def _display_here(body: str, ident: str = "") -> str:
     """A display block to be laid out on lines of its own by ``_fix_display_lines``."""
-    return "\x01" + body.strip() + "\x02"
+    return "\x01" + body.strip() + "\x02" + ident
 
 
 def _fix_display_lines(text: Text) -> None:
     """Put each display formula on lines of its own, indented like the line it was on."""
-    marked = re.compile(r"(?ms)^([ \t>]*)([^\n\x01]*?)\x01(.*?)\x02[ \t]*")
+    marked = re.compile(r"(?ms)^([ \t>]*)([^\n\x01]*?)\x01(.*?)\x02(\{#eq-[\w:-]+\})?[ \t]*")
     item = re.compile(r"[ \t]*(?:[-*+]|\d+[.)])[ \t]+")
 
     def layout(match: Match[str], _line: int) -> str:
@@ -180,7 +219,7 @@ def _fix_display_lines(text: Text) -> None:
         marker = item.match(indent + lead)
         if marker:  # a list item's continuation is indented: keep the formula inside it
             indent = " " * len(marker.group(0))
-        return head + display(body, indent)
+        return head + display(body, indent, match.group(4) or "")
 
     while "\x01" in text.text:  # two formulas on one line: the second waits a pass
         before = text.text
@@ -193,6 +232,12 @@ def _fix_display_lines(text: Text) -> None:
 _IN_PARAGRAPH = r"(?:[^$\n\x00]|\n(?![ \t]*\n))"
 SPACED_DOLLAR = re.compile(
     rf"(?<![\\$])\$[ \t]*({_IN_PARAGRAPH}*?[\\^_{{]{_IN_PARAGRAPH}*?)\s*\$(?!\$)"
+)
+# ``$k < m $``: a space before the closing ``$`` only (a price has one after the opening
+# one, or a digit), on one line, short, then no Latin word (Chinese has no spaces to
+# wait for): MathJax's formula too.
+SPACE_BEFORE_CLOSE = re.compile(
+    r"(?<![\\$A-Za-z0-9])\$(?=[^\s\d$\x00])([^$\n\x00]{1,60}?)[ \t]+\$(?![A-Za-z0-9$])"
 )
 # kramdown read ``$...$`` as Markdown (only ``$$`` is its math): ``\\{`` reached MathJax as ``\{``.
 MARKDOWN_ESCAPE = re.compile(r"\\\\\\\\|\\\\([{}|,;:!])|\\([_*])")
@@ -248,9 +293,20 @@ def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
     # ``101$\\times$11``: a ``$`` before a digit closes no formula here (nor in Pandoc).
     text.sub(DIGITS_BESIDE, lambda m, _l: _digits_inside(m))
     text.mask(SINGLE_DOLLAR, _inline)
-    text.sub(BARE_ENV, lambda m, _l: text.hide(display(m.group(0)).strip("\n")))
+
+    # MathJax typesets a bare environment as display math even inside a paragraph ("the
+    # data\n\\begin{align}...\\end{align}\nwhere"): on lines of its own, it is one here too.
+    def bare(match: Match[str], _line: int) -> str:
+        if text.text[: match.start()].rstrip().endswith("$"):
+            return match.group(0)  # ``$\begin{bmatrix}...\n $``: MathJax's spaced formula
+        return _display_here(match.group(0))
+
+    text.sub(BARE_ENV, bare)
+    _fix_display_lines(text)
+    text.mask(DISPLAY_BLOCK, _display_block)
     if mathjax:
         text.sub(SPACED_DOLLAR, lambda m, _l: text.hide(_inline(m)))
+        text.sub(SPACE_BEFORE_CLOSE, lambda m, _l: text.hide(_inline(m)))
 
     def lone(match: Match[str], line: int) -> str:
         if text.text.rfind("<", 0, match.start()) > text.text.rfind(">", 0, match.start()):

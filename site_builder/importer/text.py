@@ -88,6 +88,11 @@ class Text:
         while _PLACEHOLDER.search(self.text):
             self.sub(_PLACEHOLDER, lambda m, _line: self._masked[int(m.group(1))])
 
+    def rehide(self, index_text: str, change: Callable[[str], str]) -> None:
+        """Rewrite the text hidden behind a placeholder (its placeholder stays)."""
+        index = int(index_text.strip("\x00"))
+        self._masked[index] = change(self._masked[index])
+
     def masked(self, index_text: str) -> str:
         """The text hidden behind a placeholder such as ``"\\x003\\x00"``."""
         return self._masked[int(index_text.strip("\x00"))]

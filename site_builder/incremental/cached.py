@@ -7,12 +7,14 @@ the wrapped call and the plain one always agree.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from site_builder import bibliography, fonts, pages
+from site_builder import bibliography, fonts, pages, plots, widgets
 from site_builder.config import SiteConfig
+from site_builder.content import SourcePost
 from site_builder.errors import BuildError
 from site_builder.incremental.cache import Cache
 from site_builder.incremental.keys import code_version, hash_parts
@@ -22,6 +24,10 @@ if TYPE_CHECKING:
 
     import jinja2
     from jinja2.bccache import Bucket
+
+    from site_builder.markdown import PlotOutput, WidgetOutput
+
+T = TypeVar("T")
 
 
 def yaml_parser(cache_dir: Path) -> Callable[[str, Path], Any]:
@@ -110,6 +116,47 @@ def _result(running: Future[bytes] | None) -> bytes | None:
 
 def font_key(source: Path, chars: frozenset[str]) -> str:
     return hash_parts(code_version(), source.read_bytes(), "".join(sorted(chars)))
+
+
+def widget_runners(
+    config: SiteConfig, cache: Cache
+) -> dict[str, Callable[[Mapping[str, str]], WidgetOutput]]:
+    """``widgets.runners``, remembered by the widget folder's files and the params: an edit
+    of ``widget.py`` runs it again, an unchanged widget costs a lookup."""
+
+    def runner(spec: widgets.WidgetSpec) -> Callable[[Mapping[str, str]], WidgetOutput]:
+        def run(params: Mapping[str, str]) -> WidgetOutput:
+            make = partial(widgets.run, spec, config.root, params)
+            return _remembered(cache, "widget", widgets.key(spec, params), make)
+
+        return run
+
+    return {spec.name: runner(spec) for spec in config.widgets}
+
+
+def plot_runner(
+    source: SourcePost, config: SiteConfig, cache: Cache
+) -> Callable[[str, Mapping[str, str]], PlotOutput] | None:
+    """``plots.runner``, remembered by the post folder's Python files, the function and its
+    arguments: an unchanged plot never imports Matplotlib."""
+    if source.bundle_dir is None:
+        return None
+    folder = config.root / source.bundle_dir
+
+    def run(spec: str, params: Mapping[str, str]) -> PlotOutput:
+        make = partial(plots.run, folder, config.root, spec, params)
+        return _remembered(cache, "plot", plots.key(folder, spec, params), make)
+
+    return run
+
+
+def _remembered(cache: Cache, kind: str, key: str, make: Callable[[], T]) -> T:
+    known = cache.get(kind, key)
+    if known is not None:
+        return known  # type: ignore[no-any-return]
+    value = make()
+    cache.put(kind, key, value)
+    return value
 
 
 def warm_bibliographies(files: Iterable[Path | None], root: Path, cache: Cache) -> list[BuildError]:

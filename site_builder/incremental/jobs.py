@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from site_builder import content, fonts, plots, render, widgets
+from site_builder import content, fonts, render
 from site_builder.config import SiteConfig
 from site_builder.errors import BuildError, BuildErrors
+from site_builder.incremental import cached
 from site_builder.incremental.cache import Cache, dump_entry
 from site_builder.markdown import Rendered
 from site_builder.routes import PostRoute
@@ -68,6 +69,24 @@ def set_state(config: SiteConfig, cache: Cache) -> None:
     _STATE = WorkerState(config, cache)
 
 
+def warm_up() -> None:
+    """Import what rendering needs (Markdown, Jinja and ``post.html``, math-core, Pygments)
+    in a worker started early, while the main process is still loading posts."""
+    state = _STATE
+    assert state is not None, "set_state() must run before warm_up()"
+    try:
+        from site_builder.markdown import pipeline
+
+        pipeline.create_parser(state.config.raw_html)
+        state.env = cached.environment(state.config, state.cache)
+        state.env.get_template("post.html")
+        import math_core  # noqa: F401
+        import pygments.formatters.html
+        import pygments.lexers  # noqa: F401
+    except Exception:  # only a head start: the jobs themselves report any real problem
+        pass
+
+
 def summarise(rendered: Rendered) -> PostSummary:
     """The post without its bodies, headings, fragments and most links: what listings, the
     font and the check of links between posts need. Its formulas are all among the
@@ -100,10 +119,7 @@ def cached_render(job: PostJob, config: SiteConfig, cache: Cache) -> tuple[Rende
     last = cache.state.get_render(job.last_render_key) if job.last_render_key else None
     memo = last.fragments if isinstance(last, Rendered) else None
     source = content.reload(job.route.source, config)
-    runners = (
-        widgets.runners(config.widgets, config.root, cache),
-        plots.runner(source, config.root, cache),
-    )
+    runners = cached.widget_runners(config, cache), cached.plot_runner(source, config, cache)
     memo = memo if isinstance(memo, dict) else None
     return render.render_markdown(source, config, memo, runners), True
 
@@ -128,9 +144,7 @@ def run_job(job: PostJob) -> PostResult:
     try:
         rendered, fresh = cached_render(job, state.config, state.cache)
         if state.env is None:
-            from site_builder.incremental.cached import environment
-
-            state.env = environment(state.config, state.cache)
+            state.env = cached.environment(state.config, state.cache)
         html = render.render_page(state.env, state.config, job.route, rendered)
     except BuildErrors as exc:
         return PostResult(slug, None, None, tuple(exc.errors), ())

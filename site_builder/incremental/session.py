@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from site_builder import content, fonts, render, routes
+from site_builder import content, fonts, render, routes, titles
 from site_builder.config import SiteConfig
 from site_builder.errors import BuildError, BuildWarning
 from site_builder.incremental import cached
@@ -22,7 +22,7 @@ from site_builder.incremental.cache import Cache
 from site_builder.incremental.jobs import PostJob, PostSummary
 from site_builder.incremental.plan import group_keys, plan_jobs
 from site_builder.incremental.state import LastBuild
-from site_builder.incremental.workers import Workers
+from site_builder.incremental.workers import PARALLEL_THRESHOLD, Workers
 from site_builder.markdown import Rendered
 from site_builder.model import Post, Site, make_post
 from site_builder.writer import Output, OutputEntry
@@ -52,6 +52,8 @@ class Session:
         self.cache = Cache(config.root / ".cache", enabled=use_cache)
         self.previous = self.cache.state.load(out)
         self.workers = Workers(config, self.cache, cores)
+        if not self.previous.outputs:  # a cold build: every post renders
+            self._start_early()
         self.jobs: list[PostJob] = []
         self.job_of: dict[str, PostJob] = {}  # by slug
         self.static: tuple[tuple[str, Path], ...] = ()
@@ -61,6 +63,17 @@ class Session:
         self.groups: dict[str, str] = {}  # group -> its key
         self._group_keys: dict[str, str] | None = None  # see plan.group_keys
         self._font: Future[bytes] | None = None  # the font subset, running on a worker
+
+    def _start_early(self) -> None:
+        """Start the workers before loading (``Workers.start_early``), once the site's .bib
+        files are parsed for them to inherit (a .bib outside ``content/`` is parsed by the
+        workers themselves)."""
+        posts = len(content.find_post_files(self.config))
+        if posts >= PARALLEL_THRESHOLD:
+            bibs = sorted(self.config.root.glob("content/**/*.bib"))
+            files = [path.relative_to(self.config.root) for path in bibs]
+            cached.warm_bibliographies(files, self.config.root, self.cache)
+        self.workers.start_early(posts)
 
     def __enter__(self) -> Session:
         return self
@@ -223,7 +236,11 @@ class Session:
         return self.job_of[post.slug].render_key
 
     def math_chars(self) -> frozenset[str]:
-        return frozenset("".join(s.math_chars for s in self.summaries.values()))
+        """Every character the math font draws: the posts' formulas and their titles'."""
+        in_titles = titles.math_chars(
+            (j.route.source.title for j in self.jobs), self.config.math_macros
+        )
+        return frozenset("".join(s.math_chars for s in self.summaries.values()) + in_titles)
 
     def save(self, loaded: content.LoadedContent, output: Output, rendered: int) -> None:
         """Record this build for the next one (only when something differs)."""

@@ -8,7 +8,7 @@ factory, with options as data.
 
 Parsing never fails; converting LaTeX can. Fallible work happens in core rules
 that know the source line of each block token; they report problems into
-``env["errors"]`` so one run lists every mistake in a document.
+the document's errors (``state.Document``) so one run lists every mistake in a document.
 """
 
 from __future__ import annotations

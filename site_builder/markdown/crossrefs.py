@@ -16,13 +16,14 @@ tokens that name a target (see ``citations``) into links. It runs before
 from __future__ import annotations
 
 import re
-from typing import Any, NamedTuple, TypedDict, cast
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, cast
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from site_builder.markdown.state import inline_lines, report, source_line
+from site_builder.markdown.state import extension_state, inline_lines, report, source_line
 
 # prefix -> (label in text, noun in messages and the link's class)
 KINDS = {
@@ -48,9 +49,10 @@ class Target(NamedTuple):
     line: int | None
 
 
-class CrossrefState(TypedDict):
-    targets: dict[str, Target]
-    counts: dict[str, int]
+@dataclass
+class CrossrefState:
+    targets: dict[str, Target] = field(default_factory=dict)  # by id
+    counts: dict[str, int] = field(default_factory=dict)  # numbers given so far, by kind
 
 
 def crossrefs_plugin(md: MarkdownIt) -> None:
@@ -70,7 +72,7 @@ def equation_id(label: str) -> str:
 
 
 def state_of(env: dict[str, Any]) -> CrossrefState:
-    return cast(CrossrefState, env.setdefault("crossrefs", {"targets": {}, "counts": {}}))
+    return extension_state(env, "crossrefs", CrossrefState)
 
 
 def register(
@@ -90,7 +92,7 @@ def register(
     refs = state_of(env)
     kind = ident.split("-", 1)[0] if ident else kind
     noun = KINDS[kind][1]
-    first = refs["targets"].get(ident) if ident else None
+    first = refs.targets.get(ident) if ident else None
     if first is not None:
         where = f" (first defined on line {first.line})" if first.line else ""
         report(env, token, f"duplicate {noun} id #{ident}{where}", line=line)
@@ -99,10 +101,10 @@ def register(
     if tag is not None:
         number = tag
     else:
-        number = refs["counts"].get(kind, 0) + 1
-        refs["counts"][kind] = number
+        number = refs.counts.get(kind, 0) + 1
+        refs.counts[kind] = number
     if ident:
-        refs["targets"][ident] = Target(kind, number, line)
+        refs.targets[ident] = Target(kind, number, line)
     return number
 
 
@@ -202,7 +204,7 @@ def _latex_ref(env: dict[str, Any], command: str, label: str, line: int | None) 
 
 
 def _lookup(env: dict[str, Any], ident: str, written: str, line: int | None) -> Target | None:
-    target = state_of(env)["targets"].get(ident)
+    target = state_of(env).targets.get(ident)
     if target is None:
         kind = ident.split("-", 1)[0]
         noun = KINDS[kind][1] if kind in KINDS else "equation"

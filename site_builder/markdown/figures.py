@@ -17,7 +17,7 @@ tables). The code behind a figure belongs to the site (``widgets/<name>/``) or
 the post (its folder's Python): this stage only calls what the context hands
 it (``MarkdownContext.widgets`` and ``.plot``) and turns a failure into an
 error at the author's line. A widget renders its no-JavaScript fallback into
-the page and its data beside it (``env["files"]``), and notes its script in
+the page and its data beside it (``state.Document.files``), and notes its script in
 ``Rendered.assets``; a plot is an SVG beside the page.
 """
 
@@ -40,7 +40,7 @@ from site_builder.markdown import FigureError, PlotOutput, WidgetOutput
 from site_builder.markdown.attributes import braced_match, parse_attributes
 from site_builder.markdown.crossrefs import register
 from site_builder.markdown.images import alt_text
-from site_builder.markdown.state import needs, report, source_line
+from site_builder.markdown.state import document, needs, report, source_line
 
 _CONTAINER = "figure"
 _OURS = re.compile(r"(?:^|\s)(?:#fig-|\.figure(?=[\s}]|$))")
@@ -122,7 +122,7 @@ def _prepare_figure(env: dict[str, Any], tokens: list[Token], idx: int) -> None:
     except FigureError as exc:
         report_code_error(env, token, f'widget "{name}" (figure #{ident})', exc)
         return
-    env.setdefault("files", {})[widget.data_file] = widget.data
+    document(env).files[widget.data_file] = widget.data
     css = " ".join(dict.fromkeys(["figure", "widget", *classes]))
     token.meta = {"id": ident, "number": number, "widget": name, "class": css, "build": widget}
     _hide_single_caption_paragraph(tokens, idx)
@@ -153,7 +153,7 @@ def _prepare_plot(
     except FigureError as exc:
         report_code_error(env, token, f'plot "{spec}" (figure #{ident})', exc)
         return
-    files = env.setdefault("files", {})
+    files = document(env).files
     made = {f"{ident}.svg": plot.light, **({f"{ident}-dark.svg": plot.dark} if plot.dark else {})}
     for name in made.keys() & files.keys():  # #fig-a's dark variant and #fig-a-dark
         report(env, token, f"figure #{ident} would write {name}, which another figure writes")
@@ -177,7 +177,7 @@ def report_code_error(env: dict[str, Any], token: Token, what: str, exc: FigureE
     if exc.path is None:
         report(env, token, f"{what}: {exc.message}")
         return
-    env["errors"].append(BuildError(exc.path, exc.line, f"{what} in {post}: {exc.message}"))
+    document(env).errors.append(BuildError(exc.path, exc.line, f"{what} in {post}: {exc.message}"))
 
 
 def _prepare_group(

@@ -33,7 +33,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
-from site_builder.markdown.state import inline_lines, report
+from site_builder.markdown.state import document, inline_lines, report
 from site_builder.markdown.svg import SvgError, inline_svg
 
 # Attributes ``{...}`` may put on an image besides id and class; other tokens drop them.
@@ -213,8 +213,9 @@ def _render_image(
         alt = alt_text(words or [])
     token.attrs.pop("alt", None)  # the parser's, from the children without their math
     if "svg" in meta:
-        count = env["inline_svgs"] = env.get("inline_svgs", 0) + 1
-        return inline_svg(meta["svg"], meta.get("figure_id") or f"svg{count}", str(alt))
+        doc = document(env)
+        doc.inline_svgs += 1
+        return inline_svg(meta["svg"], meta.get("figure_id") or f"svg{doc.inline_svgs}", str(alt))
     attrs: dict[str, str | int | float] = {"src": token.attrs.pop("src", ""), "alt": str(alt)}
     attrs.update(token.attrs)
     size: tuple[int, int] | None = meta.get("size")

@@ -34,7 +34,7 @@ from site_builder.markdown.figures import figures_plugin
 from site_builder.markdown.footnotes import SidenoteState
 from site_builder.markdown.image_figures import image_figures_plugin
 from site_builder.markdown.math import math_plugin
-from site_builder.markdown.state import extension_state
+from site_builder.markdown.state import document, extension_state
 from site_builder.markdown.theorems import theorems_plugin
 
 _LINK_HINTS = ("://", "www.", "@")
@@ -74,10 +74,11 @@ def create_parser(raw_html: bool = True) -> MarkdownIt:
 def render(text: str, ctx: MarkdownContext) -> Rendered:
     """Render a Markdown document. Raises BuildErrors listing every problem found."""
     md = create_parser(ctx.raw_html)
-    env: dict[str, Any] = {"ctx": ctx, "errors": []}
+    env: dict[str, Any] = {"ctx": ctx}
+    doc = document(env)
     tokens = md.parse(text, env)
-    if env["errors"]:
-        raise BuildErrors(env["errors"])
+    if doc.errors:
+        raise BuildErrors(doc.errors)
     sidenotes = extension_state(env, "sidenotes", SidenoteState)
     split = next((i for i, t in enumerate(tokens) if t.type == "footnote_block_open"), len(tokens))
     html = md.renderer.render(tokens[:split], md.options, env)
@@ -89,10 +90,10 @@ def render(text: str, ctx: MarkdownContext) -> Rendered:
         headings=tuple(extension_state(env, "headings", headings.HeadingState).found),
         links=tuple(_links(tokens)),
         words=_count_words(tokens),
-        warnings=tuple(_unused_footnotes(text, ctx, sidenotes.unused)),
-        files=tuple(sorted(env.get("files", {}).items())),
-        fragments=env.get("fragments", {}),
-        assets=_assets(env.get("assets", {})),
+        warnings=(*doc.warnings, *_unused_footnotes(text, ctx, sidenotes.unused)),
+        files=tuple(sorted(doc.files.items())),
+        fragments=doc.fragments,
+        assets=_assets(doc.needs),
     )
 
 

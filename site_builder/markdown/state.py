@@ -1,18 +1,23 @@
 """Helpers shared by the syntax extensions: source lines, error reporting, typed state.
 
 Only block tokens carry ``map`` (source lines). Extensions report problems into
-``env["errors"]`` instead of raising, so one run lists every mistake.
+the document's errors instead of raising, so one run lists every mistake.
+
+``env`` holds ``ctx`` (the :class:`MarkdownContext`), one :class:`Document` (what
+the whole render collects for ``Rendered``), one dataclass per extension
+(``extension_state``) and mdit-py-plugins' own ``footnotes`` record.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, MutableMapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 from markdown_it.token import Token
 
-from site_builder.errors import BuildError
+from site_builder.errors import BuildError, BuildWarning, Location
 
 T = TypeVar("T")
 
@@ -26,6 +31,23 @@ def extension_state(env: MutableMapping[str, Any], key: str, kind: type[T]) -> T
         found = kind()
         env[key] = found
     return found
+
+
+@dataclass
+class Document:
+    """What every extension adds to as the document renders, read into ``Rendered`` by
+    ``pipeline.render``."""
+
+    errors: list[BuildError] = field(default_factory=list)
+    warnings: list[BuildWarning] = field(default_factory=list)  # see ``warn``
+    fragments: dict[tuple[str, ...], str] = field(default_factory=dict)  # see ``memoised``
+    needs: dict[str, dict[str, None]] = field(default_factory=dict)  # see ``needs``
+    files: dict[str, bytes] = field(default_factory=dict)  # written beside the page
+    inline_svgs: int = 0  # drawings inlined so far: ids for those without a figure's
+
+
+def document(env: MutableMapping[str, Any]) -> Document:
+    return extension_state(env, "document", Document)
 
 
 def source_line(env: MutableMapping[str, Any], token: Token | None) -> int | None:
@@ -45,7 +67,12 @@ def report(
 ) -> None:
     """Record a problem at a token's (or an explicit) source line."""
     path: Path | str = env["ctx"].path
-    env["errors"].append(BuildError(path, line or source_line(env, token), message, column))
+    document(env).errors.append(BuildError(path, line or source_line(env, token), message, column))
+
+
+def warn(env: MutableMapping[str, Any], message: str, line: int | None) -> None:
+    """Record a likely mistake that does not stop the build, at a source line."""
+    document(env).warnings.append(BuildWarning(Location(env["ctx"].path, line), message))
 
 
 def inline_lines(env: MutableMapping[str, Any], block: Token) -> list[tuple[Token, int | None]]:
@@ -70,7 +97,7 @@ def memoised(
     Errors are not memoised: ``compute`` raises again next time.
     """
     memo: dict[tuple[str, ...], str] | None = env["ctx"].memo
-    used: dict[tuple[str, ...], str] = env.setdefault("fragments", {})
+    used = document(env).fragments
     value = memo.get(key) if memo is not None else None
     if value is None:
         value = compute()
@@ -81,5 +108,4 @@ def memoised(
 def needs(env: MutableMapping[str, Any], kind: str, url: str = "") -> None:
     """Note what the page needs (``"math"``, ``"code"``, or a ``"script"``/``"stylesheet"``
     URL) as it is rendered: ``pipeline`` makes ``Rendered.assets`` from it."""
-    wanted: dict[str, dict[str, None]] = env.setdefault("assets", {})
-    wanted.setdefault(kind, {})[url] = None
+    document(env).needs.setdefault(kind, {})[url] = None

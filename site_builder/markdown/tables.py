@@ -1,4 +1,4 @@
-"""GFM tables wrapped in a box that scrolls sideways on its own, with Quarto-style captions.
+r"""GFM tables wrapped in a box that scrolls sideways on its own, with Quarto-style captions.
 
 A wide table must never make the whole page scroll horizontally on a phone.
 The wrapper is a focusable, labelled region so keyboard users can scroll it.
@@ -6,6 +6,12 @@ The wrapper is a focusable, labelled region so keyboard users can scroll it.
 A paragraph right after a table that starts with ``: `` is its caption, as in
 Pandoc and Quarto; ``: Caption {#tbl-name}`` also numbers the table ("Table 1", like "Figure 1")
 through ``crossrefs`` so ``@tbl-name`` can refer to it.
+
+A ``|`` inside a formula in a table row (``$|x|$``, ``$p(x|y)$``) belongs to the
+formula, as in Pandoc, Quarto and kramdown: GFM alone would split the cell there,
+losing the rest of the row. Before the block rules run, such pipes are swapped for
+a placeholder of the same length (line and column positions stay true), and swapped
+back before the cells are parsed. ``\|`` keeps its GFM meaning, a literal ``|``.
 """
 
 from __future__ import annotations
@@ -35,11 +41,91 @@ _ID = re.compile(r"\s*\{#(tbl-[\w-]+)\}\s*$")
 
 def tables_plugin(md: MarkdownIt) -> None:
     """Use before ``crossrefs``."""
+    md.core.ruler.after("normalize", "table_math_pipes", _hide_math_pipes)
+    md.core.ruler.after("block", "table_math_pipes_back", _restore_math_pipes)
     md.core.ruler.before("text_join", "table_captions", _captions)
     md.add_render_rule("table_open", _render_open)
     md.add_render_rule("table_close", _render_close)
     md.add_render_rule("table_caption_open", _render_caption_open)
     md.add_render_rule("table_caption_close", _render_caption_close)
+
+
+_PLACEHOLDER = "\ue000"  # a private-use character: one character, like the "|" it stands for
+_LEAD = re.compile(r"[\s>]*(?:[-*+]\s+|\d+[.)]\s+)?")  # a blockquote's or list item's start
+_DELIMITER_ROW = re.compile(_LEAD.pattern + r"\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*")
+_FENCE = re.compile(_LEAD.pattern + r"(`{3,}|~{3,})")
+# A code span, or a formula as the math rules find one: $$..$$, or $..$ that opens before a
+# non-space and closes after one, not before a digit.
+_SPAN = re.compile(
+    r"(?P<code>(`+).*?(?<!`)\2(?!`))"
+    r"|(?<![\\$])(?P<math>\$\$.+?\$\$|\$(?=[^\s$])(?:\\.|[^$\\])*?(?<=[^\s\\])\$(?!\d))"
+)
+
+
+def _hide_math_pipes(state: StateCore) -> None:
+    """Swap each ``|`` inside a formula of a table row for the placeholder, in the rows that
+    have more cells than the table has columns and the right number without those pipes
+    (a row GFM splits well is left alone: ``($/1M tokens) | ($/1M tokens)`` is no formula)."""
+    src = state.src
+    if "|" not in src or "$" not in src or _PLACEHOLDER in src:
+        return
+    lines = src.split("\n")
+    changed = False
+    for delimiter, rows in _tables(lines):
+        columns = _cells(lines[delimiter])
+        for i in rows:
+            if _cells(lines[i]) > columns:
+                hidden = _SPAN.sub(_hide, lines[i])
+                if _cells(hidden) == columns:
+                    lines[i], changed = hidden, True
+    if changed:
+        state.src = "\n".join(lines)
+
+
+def _hide(match: re.Match[str]) -> str:
+    text = match.group(0)
+    if match.group("math") is None:
+        return text
+    return re.sub(r"(?<!\\)\|", _PLACEHOLDER, text)
+
+
+def _cells(line: str) -> int:
+    """The cells GFM makes of a row: split at each unescaped ``|``, outer ones aside."""
+    row = _LEAD.sub("", line, count=1).strip()
+    return len(re.split(r"(?<!\\)\|", row.removeprefix("|").removesuffix("|") or " "))
+
+
+def _tables(lines: list[str]) -> list[tuple[int, list[int]]]:
+    """Each delimiter row of a pipe table with the rows around it: the line above and the
+    lines below up to a blank one, outside fenced code."""
+    found: list[tuple[int, list[int]]] = []
+    fence = ""
+    for i, line in enumerate(lines):
+        opened = _FENCE.match(line)
+        if fence:
+            if opened and opened.group(1).startswith(fence):
+                fence = ""
+            continue
+        if opened:
+            fence = opened.group(1)
+            continue
+        if i and "|" in line and _DELIMITER_ROW.fullmatch(line) and "-" in line:
+            rows = [i - 1]
+            j = i + 1
+            while j < len(lines) and lines[j].strip() and not _FENCE.match(lines[j]):
+                rows.append(j)
+                j += 1
+            found.append((i, rows))
+    return found
+
+
+def _restore_math_pipes(state: StateCore) -> None:
+    if _PLACEHOLDER not in state.src:
+        return
+    state.src = state.src.replace(_PLACEHOLDER, "|")
+    for token in state.tokens:
+        if _PLACEHOLDER in token.content:
+            token.content = token.content.replace(_PLACEHOLDER, "|")
 
 
 def _captions(state: StateCore) -> None:

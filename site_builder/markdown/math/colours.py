@@ -75,14 +75,28 @@ def defined_colour(name: str, model: str, spec: str) -> tuple[str, str]:
     return COLOUR_PREFIX + name, hex_value.upper()
 
 
-def colour_edits(text: str, defined: dict[str, str]) -> list[tuple[int, int, str]]:
-    """``\\color{name}`` for a post's or a CSS colour, as ``\\color[HTML]{...}``."""
+def colour_edits(
+    text: str, defined: dict[str, str], unknown: list[str] | None = None
+) -> list[tuple[int, int, str]]:
+    """``\\color{name}`` for a post's or a CSS colour, or xcolor's ``red!80`` (a mix), as
+    ``\\color[HTML]{...}``.
+
+    A name nobody defines is dropped and added to ``unknown``: MathJax and KaTeX handed
+    it to CSS, which ignores a colour it does not know, so the text had the colour
+    around it and the page showed the formula all the same.
+    """
     edits = []
     for match in _NAMED.finditer(text):
         command, name, group = match.groups()
         value = defined.get(name)
         if value is None and not known_to_math_core(name):
-            value = CSS_COLOURS.get(name.lower())
+            value = CSS_COLOURS.get(name.lower()) or _mix(name, defined)
+            if value is None:
+                if unknown is not None:
+                    unknown.append(name)
+                dropped = "{" if group else ""
+                edits.append((match.start(), match.end(), dropped))
+                continue
         if value is None or (command == "textcolor" and group is None):
             continue
         # \textcolor takes no [HTML]: a group coloured with \color says the same.
@@ -90,6 +104,39 @@ def colour_edits(text: str, defined: dict[str, str]) -> list[tuple[int, int, str
         new = f"{{{new}" if command == "textcolor" else new + (group or "")
         edits.append((match.start(), match.end(), new))
     return edits
+
+
+def _mix(expression: str, defined: dict[str, str]) -> str | None:
+    """xcolor's ``red!80`` (80% red, 20% white) and ``red!50!blue``, as hex; None if a
+    name in it is unknown or it is not a mix."""
+    parts = expression.split("!")
+    if len(parts) < 2:
+        return None
+    names, shares = parts[::2], parts[1::2]
+    if len(names) == len(shares):
+        names.append("white")
+    colours = [_hex_of(name, defined) for name in names]
+    if None in colours or not all(re.fullmatch(r"\d+(\.\d+)?", p) for p in shares):
+        return None
+    mixed = [int(colours[0][i : i + 2], 16) for i in (0, 2, 4)]  # type: ignore[index]
+    for share, colour in zip(shares, colours[1:], strict=True):
+        weight = min(float(share), 100.0) / 100
+        other = [int(colour[i : i + 2], 16) for i in (0, 2, 4)]  # type: ignore[index]
+        mixed = [round(weight * a + (1 - weight) * b) for a, b in zip(mixed, other, strict=True)]
+    return "".join(f"{c:02X}" for c in mixed)
+
+
+def _hex_of(name: str, defined: dict[str, str]) -> str | None:
+    """A colour name's hex: a post's own, xcolor's (as math-core sets it), else CSS's."""
+    if name in defined:
+        return defined[name]
+    if known_to_math_core(name):
+        from math_core import LatexToMathML
+
+        mathml = LatexToMathML().convert_with_local_state(f"\\color{{{name}}}x", displaystyle=False)
+        found = re.search(r"color:#([0-9A-Fa-f]{6})", mathml)
+        return found.group(1) if found else None
+    return CSS_COLOURS.get(name.lower())
 
 
 def colours_of(macros: tuple[tuple[str, str], ...]) -> dict[str, str]:

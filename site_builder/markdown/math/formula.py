@@ -30,6 +30,7 @@ class Formula:
     source: Source = field(init=False)
     tags: dict[str, str] = field(default_factory=dict)  # see numbering.number
     ids: dict[str, str] = field(default_factory=dict)  # label placeholder -> the page's id
+    unknown_colours: list[str] = field(default_factory=list)  # dropped: see colour_edits
 
     def __post_init__(self) -> None:
         self.source = Source(self.latex)
@@ -46,7 +47,7 @@ class Formula:
             _expand_optional(expanded, self.macros)
             self.macros = merged(self.macros, ((name, _with_colours(expanded.text, colours)),))
         _expand_optional(self.source, self.macros)
-        self.source.edit(colour_edits(self.source.text, colours))
+        self.source.edit(colour_edits(self.source.text, colours, self.unknown_colours))
         rewrite(self.source, self.display)
         if self.display and not self.empty:
             number(self.source, ident, register, self.tags, self.ids)

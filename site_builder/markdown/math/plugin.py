@@ -33,7 +33,14 @@ from mdit_py_plugins.dollarmath.index import math_inline_dollar
 from site_builder.markdown.crossrefs import equation_id, is_crossref, register, state_of
 from site_builder.markdown.math.engine import Macros, MathError
 from site_builder.markdown.math.formula import Formula, rewrite_macros
-from site_builder.markdown.state import inline_lines, memoised, needs, report, source_line
+from site_builder.markdown.state import (
+    inline_lines,
+    memoised,
+    needs,
+    report,
+    source_line,
+    warn,
+)
 
 BLOCKS = ("math_block", "math_block_label")
 INLINE = ("math_inline", "math_inline_double")
@@ -177,13 +184,31 @@ def _prepare_one(
 ) -> Macros:
     """Definitions, rewrites and numbers for one formula; returns the macros from here on."""
     formula = Formula(token.content, display, macros)
+    repeated: list[str] = []
+
+    def register_row(label: str | None, tag: str | None) -> int | str | None:
+        """A label used again is LaTeX's warning, not an error: the equation is numbered,
+        references go to the first (MathJax refused to draw the second)."""
+        first = state_of(env).targets.get(label) if label else None
+        if label is None or first is None or first.kind != "eq":
+            return register(env, label, token, "eq", tag)
+        repeated.append(label)
+        shown = f" (first on line {first.line})" if first.line else ""
+        line = source_line(env, token) or where.line  # the line register gives the first
+        warn(env, f"math: equation label {label} used again{shown}; it names the first", line)
+        return register(env, None, token, "eq", tag)
+
     try:
-        macros = formula.prepare(
-            _attribute_id(token), lambda label, tag: register(env, label, token, "eq", tag)
-        )
+        macros = formula.prepare(_attribute_id(token), register_row)
     except MathError as exc:
         _report(env, formula, where, exc)
         return formula.macros
+    for marker, ident in formula.ids.items():  # the page's ids stay unique
+        if ident in repeated:
+            formula.ids[marker] = f"{ident}-{marker}"
+    for name in dict.fromkeys(formula.unknown_colours):
+        line = where.position(formula, None)[0]
+        warn(env, f"math: unknown colour {name!r} left out (MathJax ignored it too)", line)
     token.meta["formula"] = (formula, where)
     return macros
 
@@ -245,7 +270,7 @@ def _reference_text(env: dict[str, Any], match: re.Match[str]) -> str:
     """``\\eqref{x}`` inside a larger formula: the number as text ("(3)")."""
     command, label = match.groups()
     ident = label if is_crossref(label) and not label.startswith("eq-") else equation_id(label)
-    target = state_of(env)["targets"].get(ident)
+    target = state_of(env).targets.get(ident)
     if target is None:
         raise MathError(f"\\{command}{{{label}}} refers to no equation in this post", match.start())
     shown = f"({target.number})" if command == "eqref" else str(target.number)

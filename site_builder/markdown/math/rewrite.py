@@ -13,16 +13,21 @@ and maps the construct onto one math-core handles the way LaTeX sets it:
 - commands from other packages with a direct equivalent (``\mbox``, ``\pmb``,
   ``\mathbbm``, ``\intop``, amsmath's ``\dotsb``...), and ``\smash`` (its
   argument kept);
+- ``x^\color{red}{y}`` (MathJax 2's two-argument ``\color`` as a script): a group;
+- an ``array``'s column spec beyond ``lcr|`` (``@{}``, ``*{3}{c}``, ``p{2cm}``): its letters;
 - ``\left<``/``\right>`` as angle brackets, and ``#RRGGBB`` colours as
   ``\color[HTML]`` (KaTeX accepts both; math-core reads ``#`` as a parameter);
 - a star after a command that has no starred form (``\delta*``): math-core
   reads it as part of the name; LaTeX, MathJax and KaTeX as an asterisk;
 - ``\\{ ... \\}`` (and ``\\|`` inline): braces and bars escaped twice for
   Markdown engines that eat one backslash, which MathJax and KaTeX draw as
-  braces and bars; Markdown's ``\*``; and ``_`` in ``\text{...}``, a literal one;
+  braces and bars; Markdown's ``\*``; ``_`` and ``&`` in ``\text{...}`` (``&`` in
+  a ``\tag`` too), literal ones, and the space after them kept;
 - ``\mathop{X}\limits_a^b``: math-core takes ``\limits`` only after its own
   operators; the scripts are set under and over with ``\underset``/``\overset``
   (``\nolimits`` after ``\mathop`` goes: math-core already sets them beside it);
+- a ``\tag{6}`` in inline math (kramdown's ``$$`` beside text) as ``(6)`` after it;
+- ``\not\!\perp`` (not independent): the space between ``\not`` and its relation goes;
 - a backslash ending a line (TeX's control space) as ``\ ``;
 - ``\\`` at the top of a display formula: LaTeX, MathJax and KaTeX break the
   line there; the lines are set as ``gathered`` (``aligned`` with ``&``). In
@@ -143,8 +148,12 @@ _COMMANDS = {
     "LaTeX": "text{LaTeX}",
     "KaTeX": "text{KaTeX}",
 }
-# Unicode symbols math-core wants as commands.
-_UNICODE = {"√": "\\surd ", "∴": "\\therefore ", "∵": "\\because ", "∁": "\\complement "}
+# Unicode symbols math-core wants as commands (MathJax and KaTeX take them as they are).
+_UNICODE = {
+    **{"√": "\\surd ", "∴": "\\therefore ", "∵": "\\because ", "∁": "\\complement "},
+    **{"\u22a4": "\\top ", "⊥": "\\perp ", "∅": "\\emptyset ", "∠": "\\angle "},
+    **{"∡": "\\measuredangle ", "∢": "\\sphericalangle "},  # \u22a4: DOWN TACK
+}
 _UNICODE_RE = re.compile("[" + "".join(_UNICODE) + "]")
 # Links and HTML attributes have no place in MathML here: their text stays, they go.
 _ATTRIBUTE = re.compile(r"\\(?:href|htmlClass|htmlId|htmlStyle|htmlData)\s*\{[^{}]*\}(?=\s*\{)")
@@ -169,6 +178,8 @@ _RENAMED_MATRIX = re.compile(
     r"\\(begin|end)\s*\{([pbBvV]?matrix|alignedat)\*?\}(\[[lcr]\]|\{\d+\})?"
 )
 _SUBSTACK = re.compile(r"\\substack\s*\{")
+_ARRAY_SPEC = re.compile(r"(\\begin\s*\{(?:array|tabular)\})\s*(\[[^\]]*\]\s*)?\{")
+_SCRIPT_COLOUR = re.compile(r"[_^]\s*(\\color\s*(?:\[[^\]]*\])?\s*\{[^{}]*\}\s*\{)")
 _EQNARRAY = re.compile(r"\\begin\s*\{eqnarray(\*?)\}(.*?)\\end\s*\{eqnarray\1\}", re.DOTALL)
 _SMASH = re.compile(r"\\smash\s*(?:\[[tb]\])?\s*(?=\{)")
 _ANGLE = re.compile(r"\\(left|right|middle)\s*([<>])")
@@ -180,6 +191,11 @@ _DOUBLED = re.compile(r"\\\\([{}])")
 _INLINE_DOUBLED = re.compile(r"\\\\([{}|])")
 _ESCAPED_STAR = re.compile(r"\\\*")
 _TEXT = re.compile(r"\\(?:text|textrm|textbf|textit|textsf|texttt|mbox|emph)\s*\{")
+_TAG_ARGUMENT = re.compile(r"\\tag\*?\s*\{")
+# ``X \not\!\perp\!\!\!\perp Y`` (not independent): MathJax slashed the relation across
+# the negative space; math-core wants the relation right after ``\not``.
+_SPACED_NOT = re.compile(r"\\not(?:\s*\\[!,:; ])+\s*")
+_INLINE_TAG = re.compile(r"\\tag(\*?)\s*\{([^{}$]*)\}")
 _MATHOP = re.compile(r"\\mathop\s*\{")
 _LIMITS = re.compile(r"\s*\\(no)?limits(?![A-Za-z])")
 _SCRIPT = re.compile(r"\s*([_^])\s*(\\[A-Za-z]+|\\.|[^{\s\\])?")
@@ -190,6 +206,8 @@ _CONTROL_SPACE = re.compile(r"(?<!\\)((?:\\\\)*)\\[\n\t]")
 def rewrite(source: Source, display: bool) -> None:
     """Every rewrite, in order; ``display`` formulas may also break lines at the top level."""
     rewrite_common(source)
+    if not display and "\\tag" in source.text:  # kramdown's $$..$$ beside text: inline
+        source.sub(_INLINE_TAG, _inline_tag)
     if "\\\\" not in source.text:
         return  # no line break anywhere: nothing below applies
     if display:
@@ -202,6 +220,11 @@ def rewrite(source: Source, display: bool) -> None:
             "their own)",
             breaks[0],
         )
+
+
+def _inline_tag(match: re.Match[str]) -> str:
+    tag = match.group(2) if match.group(1) else f"({match.group(2)})"  # \tag* has no ()
+    return f"\\qquad\\text{{{tag}}}"
 
 
 def rewrite_common(source: Source) -> None:
@@ -230,11 +253,14 @@ def rewrite_common(source: Source) -> None:
     source.sub(_HEX, _hex_colour)
     source.sub(_STAR, lambda m: m.group() if m.group(1) in _STARRED else f"\\{m.group(1)} *")
     source.edit(_substacks(source.text))
+    source.edit(_scripted_colours(source.text))
+    source.edit(_array_specs(source.text))
     source.edit(_text_underscores(source.text))
     source.edit(_math_in_text(source.text))
     source.sub(_EQNARRAY, _eqnarray)
     source.edit(_mathop_limits(source.text))
     source.sub(_CONTROL_SPACE, lambda m: m.group(1) + "\\ ")
+    source.sub(_SPACED_NOT, lambda m: "\\not")
 
 
 # Anything a rewrite above acts on; a formula without any is left as it is.
@@ -242,6 +268,8 @@ _TRIGGER_NAMES = {
     *_COMMANDS,
     *SIZES,
     "require",
+    "tag",
+    "not",
     "bbox",
     "allowbreak",
     "global",
@@ -306,17 +334,19 @@ def _hex_colour(match: re.Match[str]) -> str:
 
 
 def _text_underscores(text: str) -> list[Edit]:
-    """``\\text{cross_entropy}``: an underscore in text is a literal one."""
+    """``\\text{cross_entropy}``: an underscore in text is a literal one; so is an ampersand
+    there or in a ``\\tag`` (``\\tag{if A & B commute}``: MathJax read the braces whole)."""
     edits: list[Edit] = []
-    for match in _TEXT.finditer(text):
-        close = group_end(text, match.end() - 1)
-        if close is None:
-            continue
-        edits.extend(
-            (at, at + 1, "\\_")
-            for at in range(match.end(), close)
-            if text[at] == "_" and text[at - 1] != "\\"
-        )
+    for pattern, specials in ((_TEXT, "_&"), (_TAG_ARGUMENT, "&")):
+        for match in pattern.finditer(text):
+            close = group_end(text, match.end() - 1)
+            if close is None:
+                continue
+            for at in range(match.end(), close):
+                if text[at] in specials and text[at - 1] != "\\":
+                    edits.append((at, at + 1, "\\" + text[at]))
+                if text[at] in "&%_#$" and text[at + 1] == " ":  # math-core drops that space
+                    edits.append((at + 1, at + 2, "\\ "))
     return sorted(set(edits))
 
 
@@ -373,6 +403,66 @@ def _renamed_environment(match: re.Match[str]) -> str:
     if name == "smallmatrix":  # a matrix in script style, as amsmath sets it
         return "{\\scriptstyle\\begin{matrix}" if begin == "begin" else "\\end{matrix}}"
     return f"\\{begin}{{align{star}}}"  # alignat's column count goes: align finds the columns
+
+
+def _scripted_colours(text: str) -> list[Edit]:
+    r"""``x^\color{red}{y}``: MathJax 2 read ``\color`` with two arguments, so authors put
+    one where a script's argument goes; math-core, like LaTeX, wants a group there."""
+    edits: list[Edit] = []
+    for match in _SCRIPT_COLOUR.finditer(text):
+        close = group_end(text, match.end() - 1)
+        if close is not None:
+            edits += [(match.start(1), match.start(1), "{"), (close + 1, close + 1, "}")]
+    return sorted(edits)
+
+
+def _array_specs(text: str) -> list[Edit]:
+    r"""``\begin{array}{@{}c*{2}{r}p{2cm}}``: the column letters math-core takes (``crrl``).
+
+    ``@{..}``, ``!{..}``, ``>{..}`` and ``<{..}`` go (spacing and material between
+    columns, which MathJax drew), ``*{n}{cols}`` is repeated out, a paragraph column
+    (``p{2cm}``) is a left-aligned one, and the vertical position (``[t]``) goes."""
+    edits: list[Edit] = []
+    for match in _ARRAY_SPEC.finditer(text):
+        close = group_end(text, match.end() - 1)
+        if close is None:
+            continue
+        spec = text[match.end() : close]
+        simple = _simple_spec(spec)
+        if simple is not None and (simple != spec or match.group(2)):
+            edits.append((match.start(), close, f"{match.group(1)}{{{simple}"))
+    return edits
+
+
+def _simple_spec(spec: str) -> str | None:
+    out: list[str] = []
+    i = 0
+    while i < len(spec):
+        char = spec[i]
+        if char in "@!><*pmb":
+            args = 2 if char == "*" else 1
+            groups: list[str] = []
+            j = i + 1
+            for _ in range(args):
+                while j < len(spec) and spec[j].isspace():
+                    j += 1
+                end = group_end(spec, j) if spec[j : j + 1] == "{" else None
+                if end is None:
+                    return None
+                groups.append(spec[j + 1 : end])
+                j = end + 1
+            if char == "*":
+                inner = _simple_spec(groups[1])
+                if inner is None or not groups[0].strip().isdigit():
+                    return None
+                out.append(inner * min(int(groups[0]), 100))
+            elif char in "pmb":
+                out.append("l")
+            i = j
+            continue
+        out.append(char)
+        i += 1
+    return "".join(out)
 
 
 def _substacks(text: str) -> list[Edit]:
