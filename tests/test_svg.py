@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from site_builder.markdown.svg import SVG, XLINK, inline_svg
 
-EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "300"))
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "100"))
 TAGS = ["g", "path", "rect", "text", "a", "use", "image", "script", "foreignObject", "style"]
 ATTRS = ["id", "onload", "OnClick", "onmouseover", "href", "fill", "marker-end", "class"]
 VALUES = [
