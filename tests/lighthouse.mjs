@@ -29,6 +29,14 @@ try {
       logLevel: 'error',
       // The full-page screenshot only illustrates the HTML report; no audit reads it.
       disableFullPageScreenshot: true,
+      // How long the page must be quiet after its load before the trace ends: 500 ms, not
+      // 1000. These pages do nothing after load (fonts are preloaded, so a swap happens
+      // before it; no script fetches or lays out later), and the audits gave the same
+      // FCP, LCP, CLS and scores either way; it saves about 1 s an audit.
+      pauseAfterFcpMs: 500,
+      pauseAfterLoadMs: 500,
+      networkQuietThresholdMs: 500,
+      cpuQuietThresholdMs: 500,
       ...(job.audits.length ? {onlyAudits: job.audits} : {}),
     };
     const result = await lighthouse(job.url, flags, job.form === 'desktop' ? desktop : undefined);
