@@ -33,9 +33,13 @@ MAKE_VENV := $(UV) venv --quiet --allow-existing --python $(PYTHON) $(VENV)
 endif
 # Byte-compiled at install, as pip does, so the first build does not compile the libraries.
 INSTALL   := $(UV) pip install --quiet --compile-bytecode --python $(BIN)/python
-# uv reads no pip configuration; a machine's local wheels (e.g. a CPU-only torch) still count.
+# uv reads no pip configuration; a machine's local wheels (e.g. a CPU-only torch) still count,
+# and so does the certificate bundle pip was told to trust (uv's own is built in).
 ifneq ($(PIP_FIND_LINKS),)
 export UV_FIND_LINKS ?= $(PIP_FIND_LINKS)
+endif
+ifneq ($(PIP_CERT),)
+export SSL_CERT_FILE ?= $(PIP_CERT)
 endif
 endif
 # Runs a set-up command with its output held back, shown only when it fails: pip and
