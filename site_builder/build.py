@@ -181,7 +181,7 @@ class _Writer:
 
     def assets(self) -> None:
         config = self.site.config
-        chars = self.last.math_chars()
+        chars = self.last.chars
         widgets.write_assets(config.root, config.widgets, self.output)
         assets.write_assets(
             config.root, self.output, self.routes.static, chars, self.last.font_subset()

@@ -20,8 +20,9 @@ from html import escape
 
 from site_builder.fonts import math_characters
 
-# As the body's inline math: opens before a non-space, closes after one, not before a digit.
-_MATH = re.compile(r"(?<![\\$])\$(?=[^\s$])((?:\\.|[^$\\])+?)(?<=[^\s\\])\$(?!\d)")
+# An inline formula as the body's math rules find one: ``$`` that opens before a non-space
+# and closes after one, not before a digit (``$5 and $10`` is no formula). Tables use it too.
+FORMULA = re.compile(r"(?<![\\$])\$(?=[^\s$])((?:\\.|[^$\\])+?)(?<=[^\s\\])\$(?!\d)")
 _COMMAND = re.compile(r"\\([A-Za-z]+|.)")
 _FONT = re.compile(r"\\(?:math(?:bb|rm|bf|cal|it|sf)|text|operatorname)\{([^{}]*)\}|[{}]")
 _SQRT = re.compile(r"\\sqrt\{(\w)\}")
@@ -51,12 +52,12 @@ _SYMBOLS = {
 
 
 def has_math(title: str) -> bool:
-    return "$" in title and _MATH.search(title) is not None
+    return "$" in title and FORMULA.search(title) is not None
 
 
 def math_spans(title: str) -> list[re.Match[str]]:
     """Each ``$...$`` formula of a title."""
-    return list(_MATH.finditer(title)) if "$" in title else []
+    return list(FORMULA.finditer(title)) if "$" in title else []
 
 
 @lru_cache(maxsize=4096)
@@ -84,7 +85,7 @@ def title_text(title: str) -> str:
     """The title as plain text: simple formulas in Unicode, others as LaTeX."""
     if not has_math(title):
         return title
-    return _MATH.sub(_formula_text, title)
+    return FORMULA.sub(_formula_text, title)
 
 
 def _formula_text(match: re.Match[str]) -> str:

@@ -63,6 +63,7 @@ class Session:
         self.groups: dict[str, str] = {}  # group -> its key
         self._group_keys: dict[str, str] | None = None  # see plan.group_keys
         self._font: Future[bytes] | None = None  # the font subset, running on a worker
+        self.chars: frozenset[str] = frozenset()  # what the math font draws: see render_posts
 
     def _start_early(self) -> None:
         """Start the workers before loading (``Workers.start_early``), once the site's .bib
@@ -125,6 +126,7 @@ class Session:
             if job.route.source.slug in self.summaries
             for warning in self.summaries[job.route.source.slug].rendered.warnings
         ]
+        self.chars = self._math_chars()  # known now, and read by the font, keys and assets
         if not errors:
             self._font = self._start_font()
         posts = []
@@ -176,7 +178,7 @@ class Session:
         """The math font subset (~0.3 s, the one slow step after the posts), on a worker
         while the listings and the feed render here. Exact: every post's characters are
         known by now. Only when the posts rendered on the pool and the font is not cached."""
-        source, chars = fonts.find_font(self.config.root), self.math_chars()
+        source, chars = fonts.find_font(self.config.root), self.chars
         if self.workers.pool is None or source is None or not chars:
             return None
         if self.cache.get_bytes("font", cached.font_key(source, chars)) is not None:
@@ -195,8 +197,7 @@ class Session:
         build's and every file the group owns in the output table is still as written."""
         if key is None:
             if self._group_keys is None:
-                chars = self.math_chars()
-                self._group_keys = group_keys(self.config, site, self.jobs, self.static, chars)
+                self._group_keys = group_keys(self.config, site, self.jobs, self.static, self.chars)
             key = self._group_keys[name]
         self.groups[name] = key
         if self.previous.groups.get(name) == key and self._keep(name, output):
@@ -235,7 +236,7 @@ class Session:
         """What a post's rendered text was made from (its render key)."""
         return self.job_of[post.slug].render_key
 
-    def math_chars(self) -> frozenset[str]:
+    def _math_chars(self) -> frozenset[str]:
         """Every character the math font draws: the posts' formulas and their titles'."""
         in_titles = titles.math_chars(
             (j.route.source.title for j in self.jobs), self.config.math_macros

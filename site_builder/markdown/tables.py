@@ -29,6 +29,7 @@ from markdown_it.utils import OptionsDict
 
 from site_builder.markdown.crossrefs import register
 from site_builder.markdown.state import extension_state
+from site_builder.titles import FORMULA
 
 
 @dataclass
@@ -54,11 +55,10 @@ _PLACEHOLDER = "\ue000"  # a private-use character: one character, like the "|" 
 _LEAD = re.compile(r"[\s>]*(?:[-*+]\s+|\d+[.)]\s+)?")  # a blockquote's or list item's start
 _DELIMITER_ROW = re.compile(_LEAD.pattern + r"\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*")
 _FENCE = re.compile(_LEAD.pattern + r"(`{3,}|~{3,})")
-# A code span, or a formula as the math rules find one: $$..$$, or $..$ that opens before a
-# non-space and closes after one, not before a digit.
+# A code span, or a formula: $$..$$, or $..$ as ``titles.FORMULA`` finds one.
 _SPAN = re.compile(
     r"(?P<code>(`+).*?(?<!`)\2(?!`))"
-    r"|(?<![\\$])(?P<math>\$\$.+?\$\$|\$(?=[^\s$])(?:\\.|[^$\\])*?(?<=[^\s\\])\$(?!\d))"
+    rf"|(?P<math>(?<![\\$])\$\$.+?\$\$|{FORMULA.pattern})"
 )
 
 
