@@ -202,8 +202,8 @@ def run_lighthouse(jobs: dict[str, Audit], tmp: Path) -> dict[str, Any]:
 
     One Node process and one Chromium run the audits one after another
     (``tests/lighthouse.mjs``): the CLI spent about 4 s of each 11 s audit starting and
-    stopping them. Called from ``tests/test_lighthouse.py`` alone, under its exclusive
-    ``cpu_lock``: two audits at once would share the CPU and skew the performance score.
+    stopping them. Called from ``tests/test_lighthouse.py`` alone: two audits at once
+    would share the CPU and skew the performance score.
     """
     tmp.mkdir(parents=True, exist_ok=True)
     specs = [

@@ -190,7 +190,7 @@ def sites(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sites]:
 @contextlib.contextmanager
 def cpu_lock(mode: int) -> Iterator[None]:
     """Under pytest-xdist, a lock all workers of this run share: ``tests/test_lighthouse.py``
-    holds it alone (``fcntl.LOCK_EX``) while it audits, every other test holds it shared
+    holds it alone (``fcntl.LOCK_EX``) while it audits again, every other test holds it shared
     from its fixtures' set-up to its teardown (``pytest_runtest_protocol``). One process
     (no xdist) needs no lock.
 
@@ -217,9 +217,9 @@ def cpu_lock(mode: int) -> Iterator[None]:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object]:
-    """Lighthouse's performance score and the figures' layout-shift check both failed when
-    the other worker's tests ran beside the audits (Lighthouse simulates a slow phone from
-    the CPU time it observes): while it audits, the other worker waits between tests."""
+    """An audit that falls short beside the other worker's tests is run again alone
+    (``tests/test_lighthouse.py``; Lighthouse simulates a slow phone from the CPU time it
+    observes): meanwhile, the other worker waits between tests."""
     if item.path.name == "test_lighthouse.py":
         return (yield)
     with cpu_lock(fcntl.LOCK_SH):
