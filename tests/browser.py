@@ -16,7 +16,8 @@ import os
 import socket
 import subprocess
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -72,7 +73,12 @@ class _GzipHandler(_QuietHandler):
 
 @contextmanager
 def serve_directory(
-    directory: Path, prefix: str = "/", port: int = 0, *, gzip_text: bool = False
+    directory: Path,
+    prefix: str = "/",
+    port: int = 0,
+    *,
+    gzip_text: bool = False,
+    delay: Callable[[str], float] | None = None,
 ) -> Iterator[str]:
     """Serve ``directory`` at ``http://127.0.0.1:<port><prefix>``; yields that base URL.
 
@@ -81,12 +87,19 @@ def serve_directory(
     picks a free one. ``directory`` need not exist yet: a site built for its
     address (canonical URLs, robots.txt) is built after the server starts.
     ``gzip_text`` compresses HTML, CSS, JS and JSON as GitHub Pages does (for
-    timings of the deployed site).
+    timings of the deployed site). ``delay`` gives the seconds to hold back the answer
+    to a request's path, as a slow network would: each request has a thread of its own,
+    so held-back files arrive together, as they would from a server.
     """
     root = directory.resolve()
     base = _GzipHandler if gzip_text else _QuietHandler
 
     class Handler(base):
+        def send_head(self) -> Any:
+            if delay is not None:
+                time.sleep(delay(self.path))
+            return super().send_head()
+
         def translate_path(self, path: str) -> str:
             if not path.startswith(prefix):
                 return str(root / "__outside_prefix__")

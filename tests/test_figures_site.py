@@ -15,7 +15,6 @@ import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -165,6 +164,17 @@ def base_url(public: Path) -> Iterator[str]:
         yield url
 
 
+IMAGES = re.compile(r".*\.(png|svg)$")
+
+
+@pytest.fixture(scope="module")
+def slow_images_url(public: Path) -> Iterator[str]:
+    """The same site, its images held back 400 ms each by the server."""
+    require_chromium()
+    with serve_directory(public, delay=lambda path: 0.4 if IMAGES.match(path) else 0) as url:
+        yield url
+
+
 # The layout shifts since the first image arrived, and what moved (for the failure
 # message). A shift before then is not the images' doing: under load, a web font can
 # still be decoding at the first paint (even from the cache), and its swap moves the text.
@@ -196,7 +206,7 @@ _CLS = """() => new Promise(resolve => {
 
 @pytest.mark.browser
 @pytest.mark.parametrize("width", [375, 1280, 1600])
-def test_images_do_not_shift_the_layout(base_url: str, width: int) -> None:
+def test_images_do_not_shift_the_layout(slow_images_url: str, width: int) -> None:
     """Each image is held back 400 ms and the page scrolled through while they arrive: the
     boxes were reserved from the first paint, so the cumulative layout shift from the
     first image's arrival on stays 0.
@@ -206,25 +216,18 @@ def test_images_do_not_shift_the_layout(base_url: str, width: int) -> None:
     not counted (``_CLS``): on a busy machine a font's swap could shift the text, which is
     not what this measures (Lighthouse's CLS, in ``test_lighthouse``, counts that case on
     a throttled phone)."""
-    images = re.compile(r".*\.(png|svg)$")
     with chromium(viewport={"width": width, "height": 800}) as context:
         page_ = context.new_page()
-        page_.route(images, lambda route: route.abort())
-        page_.goto(base_url + POST, wait_until="load")
+        page_.route(IMAGES, lambda route: route.abort())
+        page_.goto(slow_images_url + POST, wait_until="load")
         page_.evaluate("document.fonts.ready.then(() => true)")
-        page_.unroute(images)
-
-        def slow(route: Any) -> None:
-            time.sleep(0.4)
-            route.continue_()
-
-        page_.route(images, slow)
-        page_.goto(base_url + POST, wait_until="domcontentloaded")
+        page_.unroute(IMAGES)
+        page_.goto(slow_images_url + POST, wait_until="domcontentloaded")
         before = page_.evaluate("document.querySelector('#fig-loss').getBoundingClientRect().top")
         for y in range(0, 6000, 400):
             page_.evaluate(f"window.scrollTo(0, {y})")
             page_.wait_for_timeout(60)
-        page_.wait_for_load_state("networkidle")
+        page_.wait_for_function("[...document.images].every(image => image.complete)")
         page_.evaluate("window.scrollTo(0, 0)")
         after = page_.evaluate("document.querySelector('#fig-loss').getBoundingClientRect().top")
         assert after == before
