@@ -81,10 +81,14 @@ def open_page(
     page = context.pages[0] if context.pages else context.new_page()
     for event, listener in _LISTENERS.pop(page, []):
         page.remove_listener(event, listener)
+    # A request the last URL left unfinished (its favicon, say) fails when this one
+    # replaces it: only this URL's own requests count.
+    requests: set[Any] = set()
     _LISTENERS[page] = [
         ("console", lambda m: errors.append(m.text) if m.type == "error" else None),
         ("pageerror", lambda exc: errors.append(str(exc))),
-        ("requestfailed", lambda r: errors.append(f"failed: {r.url}")),
+        ("request", lambda r: requests.add(r)),
+        ("requestfailed", lambda r: errors.append(f"failed: {r.url}") if r in requests else None),
         ("response", lambda r: responses.append(r)),
     ]
     for event, listener in _LISTENERS[page]:
