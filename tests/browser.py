@@ -167,6 +167,40 @@ def load(page: Any, url: str) -> None:
     page.evaluate(_SETTLED_JS)
 
 
+def load_quietly(page: Any, url: str, quiet: float = 0.25, limit: float = 15) -> None:
+    """Open ``url`` in ``page`` and wait until it has had no request in flight for ``quiet``
+    seconds: for tests that look at every request a page makes, the ones after its load
+    event too (the favicon, a script's fetch).
+
+    Playwright's "networkidle" is the same wait with 500 ms of quiet, twice what these
+    pages need: their last request starts within a few milliseconds of the one before.
+    Raises ``TimeoutError`` when the network is still busy after ``limit`` seconds."""
+    pending: set[Any] = set()
+    last = [time.monotonic()]
+
+    def started(request: Any) -> None:
+        pending.add(request)
+        last[0] = time.monotonic()
+
+    def ended(request: Any) -> None:
+        pending.discard(request)
+        last[0] = time.monotonic()
+
+    listeners = [("request", started), ("requestfinished", ended), ("requestfailed", ended)]
+    for event, listener in listeners:
+        page.on(event, listener)
+    try:
+        page.goto(url, wait_until="load")
+        deadline = time.monotonic() + limit
+        while pending or time.monotonic() - last[0] < quiet:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{url}: still loading {[r.url for r in pending]}")
+            page.wait_for_timeout(25)
+    finally:
+        for event, listener in listeners:
+            page.remove_listener(event, listener)
+
+
 _SESSION: list[Any] = []  # [playwright, browser] once launched
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser import ARTIFACTS, chromium, require_chromium, serve_directory
+from tests.browser import ARTIFACTS, chromium, load_quietly, require_chromium, serve_directory
 
 pytestmark = pytest.mark.browser
 
@@ -46,7 +46,7 @@ def open_post(context: Any, base_url: str) -> tuple[Any, list[str], list[str]]:
 
     page.on("console", on_console)
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(base_url + POST, wait_until="networkidle")
+    load_quietly(page, base_url + POST)
     return page, errors, requests
 
 

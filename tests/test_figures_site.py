@@ -23,6 +23,7 @@ from tests.browser import (
     ARTIFACTS,
     chromium,
     load,
+    load_quietly,
     require_chromium,
     serve_directory,
 )
@@ -279,7 +280,7 @@ def test_toc_is_above_the_post_on_narrower_screens_and_needs_no_javascript(
 ) -> None:
     with chromium(viewport={"width": width, "height": 800}, java_script_enabled=False) as context:
         page_ = context.new_page()
-        page_.goto(base_url + POST, wait_until="networkidle")
+        load_quietly(page_, base_url + POST)
         toc = page_.locator("nav.toc").bounding_box()
         body = page_.locator(".post-body").bounding_box()
         assert toc is not None and body is not None

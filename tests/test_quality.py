@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.browser import ARTIFACTS, chromium, load, require_chromium
+from tests.browser import ARTIFACTS, chromium, load, load_quietly, require_chromium
 from tests.conftest import ROOT, Sites
 
 pytestmark = pytest.mark.browser
@@ -94,7 +94,7 @@ def open_page(
     for event, listener in _LISTENERS[page]:
         page.on(event, listener)
     if network_idle:
-        page.goto(url, wait_until="networkidle")
+        load_quietly(page, url)
     else:
         load(page, url)
     return page, errors, responses

@@ -16,6 +16,7 @@ from tests.browser import (
     ARTIFACTS,
     chromium,
     load,
+    load_quietly,
     require_chromium,
 )
 from tests.conftest import ROOT, SITES, Sites
@@ -322,7 +323,7 @@ def test_search_finds_the_post_under_a_base_path(site: str) -> None:
         post = context.new_page()
         requests: list[str] = []
         post.on("request", lambda r: requests.append(r.url))
-        post.goto(site + POST, wait_until="networkidle")
+        load_quietly(post, site + POST)
         assert not [u for u in requests if "/pagefind/" in u], "the post loaded the index"
         post.keyboard.press("/")
         post.wait_for_url(site + "search/")

@@ -12,7 +12,7 @@ import pytest
 from site_builder import search
 from site_builder.build import build
 from site_builder.config import load_config, with_overrides
-from tests.browser import chromium, require_chromium, serve_directory
+from tests.browser import chromium, load_quietly, require_chromium, serve_directory
 from tests.test_errors import make_site, tree_digest
 
 POSTS = 24
@@ -109,7 +109,7 @@ def test_the_search_page_merges_the_shards_under_a_base_path(served: str) -> Non
         failed: list[str] = []
         page.on("requestfailed", lambda r: failed.append(r.url))
         page.on("response", lambda r: failed.append(r.url) if r.status >= 400 else None)
-        page.goto(served + "search/", wait_until="networkidle")
+        load_quietly(page, served + "search/")
         for n in (0, POSTS // 2, POSTS - 1):  # the first shard, one in the middle, the last
             page.fill("#search-input", f"word{n}unique")
             page.wait_for_function(

@@ -10,7 +10,7 @@ from fontTools.ttLib import TTFont
 
 from site_builder.build import build
 from site_builder.config import load_config
-from tests.browser import chromium, require_chromium, serve_directory
+from tests.browser import chromium, load_quietly, require_chromium, serve_directory
 from tests.conftest import ROOT
 from tests.test_errors import make_site
 from tools import make_text_fonts
@@ -72,11 +72,11 @@ def test_a_page_with_accented_letters_fetches_the_latin_part(tmp_path: Path) -> 
         page = context.new_page()
         fonts: list[str] = []
         page.on("response", lambda r: fonts.append(r.url) if r.url.endswith(".woff2") else None)
-        page.goto(url + "posts/good/", wait_until="networkidle")
+        load_quietly(page, url + "posts/good/")
         page.evaluate("document.fonts.ready")
         assert any(u.endswith("/pagella-regular-latin.woff2") for u in fonts), fonts
         # The letters are drawn from the fetched part, not from a fallback face.
         assert page.evaluate("document.fonts.check('18px \"TeX Gyre Pagella\"', 'éŁ')")
         seen = len(fonts)
-        page.goto(url, wait_until="networkidle")  # the index: English only
+        load_quietly(page, url)  # the index: English only
         assert not [u for u in fonts[seen:] if u.endswith("-latin.woff2")]

@@ -21,7 +21,7 @@ from site_builder.cli import main
 from site_builder.config import load_config
 from site_builder.errors import BuildErrors
 from site_builder.markdown import FigureError
-from tests.browser import ARTIFACTS, chromium, require_chromium, serve_directory
+from tests.browser import ARTIFACTS, chromium, load_quietly, require_chromium, serve_directory
 from tests.conftest import ROOT, SITES, Sites, build_site, make_site
 
 SITE = SITES / "widgets"
@@ -336,7 +336,7 @@ def test_the_site_widget_works_in_chromium(built: Path) -> None:
         tab = ctx.new_page()
         tab.on("pageerror", lambda exc: errors.append(str(exc)))
         tab.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning") else 0)
-        tab.goto(base + WAVES, wait_until="networkidle")
+        load_quietly(tab, base + WAVES)
         slider = tab.get_by_role("slider", name="Frequency")
         slider.wait_for()
         line = tab.locator("#fig-sine polyline")
@@ -358,7 +358,7 @@ def test_plots_and_inline_svg_follow_the_colour_scheme(built: Path, scheme: str)
     options = {"viewport": {"width": 1280, "height": 900}, "color_scheme": scheme}
     with serve_directory(built) as base, chromium(**options) as ctx:
         tab = ctx.new_page()
-        tab.goto(base + PLOTS, wait_until="networkidle")
+        load_quietly(tab, base + PLOTS)
         image = tab.locator("#fig-loss img")
         image.scroll_into_view_if_needed()
         tab.wait_for_function("document.querySelector('#fig-loss img').complete")
