@@ -8,6 +8,9 @@ other work at the same time can only make a page look slower, never faster: an a
 reaches its target there has reached it. One that falls short is run again alone, holding
 ``conftest.cpu_lock`` while the other worker waits, and that run decides. (Before, every
 audit ran alone, and the other worker idled through about 21 s of each ``make test``.)
+A busy renderer could paint late enough that an image arrives first and a shift goes
+unseen; ``test_figures_site.test_images_do_not_shift_the_layout`` rules that out by
+holding every image back 400 ms.
 Scores go to ``test-artifacts/lighthouse-scores.txt``.
 """
 
