@@ -156,7 +156,16 @@ _MEMO_SIZE = 8
 def _latex(value: str) -> str:
     from pybtex.richtext import Text
 
-    return str(Text.from_latex(value).render_as("text")).strip()
+    return _plain(Text.from_latex(value)).strip()
+
+
+def _plain(text: Any) -> str:
+    """``text.render_as("text")`` without its plugin lookup: pybtex looks the backend up in
+    every installed package's entry points on each call (7 ms with the test extras
+    installed; 0.45 s of a 30-entry bibliography's formatting)."""
+    from pybtex.backends.plaintext import Backend
+
+    return str(text.render(Backend()))
 
 
 def _sentence_case(value: str) -> str:
@@ -168,7 +177,7 @@ def _sentence_case(value: str) -> str:
     from pybtex.richtext import Text
 
     parts = [
-        " " * (part[:1].isspace()) + str(Text.from_latex(part).capitalize().render_as("text"))
+        " " * (part[:1].isspace()) + _plain(Text.from_latex(part).capitalize())
         for part in _colon_parts(value)
     ]
     return ":".join(parts).strip()
