@@ -238,20 +238,20 @@ def built_site(sites: Sites) -> Path:
 # the end fill the gaps and the workers finish close together, instead of one waiting
 # while the other runs a long module that started last. Modules not listed come after.
 LONGEST_FIRST = (
-    "test_quality.py",  # 31
-    "test_lighthouse.py",  # 28, mostly the audits (tests/lighthouse.mjs)
-    "test_figures_site.py",  # 18
-    "test_reading.py",  # 15
-    "test_hardening.py",  # 15
-    "test_incremental.py",  # 12
-    "test_figure_browser.py",  # 9
-    "test_widgets_site.py",  # 8
-    "test_import.py",  # 6
-    "test_blog.py",  # 6
+    "test_quality.py",  # 30
+    "test_lighthouse.py",  # 25, mostly the audits (tests/lighthouse.mjs)
+    "test_figures_site.py",  # 17
+    "test_reading.py",  # 14
+    "test_incremental.py",  # 11
+    "test_widgets_site.py",  # 9
+    "test_figure_browser.py",  # 8
+    "test_hardening.py",  # 8
+    "test_serve.py",  # 6
     "test_scholar.py",  # 5
-    "test_serve.py",  # 5
-    "test_search.py",  # 5
-    "test_errors.py",  # 5
+    "test_import.py",  # 5
+    "test_blog.py",  # 4
+    "test_snapshot.py",  # 4
+    "test_search.py",  # 4
     "test_deploy.py",  # 4
     "test_valid_html.py",  # 3
 )
