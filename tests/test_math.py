@@ -251,6 +251,16 @@ def test_an_equation_label_used_again_is_a_warning_and_ids_stay_unique() -> None
     assert warning.startswith("post.md:7: warning: math: equation label eq-a used again")
 
 
+def test_a_label_used_again_in_its_own_formula_keeps_the_first_id() -> None:
+    text = (
+        "$$\n\\begin{align}\nx \\label{x} \\\\\ny \\label{x}\n\\end{align}\n$$\n\nSee \\eqref{x}."
+    )
+    result = render(text, MarkdownContext("post.md"))
+    ids = re.findall(r'id="(eq-x[^"]*)"', result.html)
+    assert ids[0] == "eq-x" and len(ids) == len(set(ids)) == 2
+    assert 'href="#eq-x"' in result.html and len(result.warnings) == 1
+
+
 def test_a_colour_as_a_script_is_a_group() -> None:
     """MathJax 2's ``x^\\color{red}{y}`` (two arguments) where LaTeX wants a group."""
     out = convert_md("$x^\\color{red}{y}$")

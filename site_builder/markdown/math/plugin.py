@@ -203,11 +203,14 @@ def _prepare_one(
     except MathError as exc:
         _report(env, formula, where, exc)
         return formula.macros
-    for marker, ident in formula.ids.items():  # the page's ids stay unique
+    # The page's ids stay unique: each repeat gives up its id, the last ones in the formula
+    # (the first may be in it too, and keeps its id: references go to it).
+    for marker, ident in reversed(list(formula.ids.items())):
         if ident in repeated:
+            repeated.remove(ident)
             formula.ids[marker] = f"{ident}-{marker}"
+    line = where.position(formula, None)[0] if formula.unknown_colours else None
     for name in dict.fromkeys(formula.unknown_colours):
-        line = where.position(formula, None)[0]
         warn(env, f"math: unknown colour {name!r} left out (MathJax ignored it too)", line)
     token.meta["formula"] = (formula, where)
     return macros
