@@ -139,6 +139,11 @@ def remember(data: bytes, entries: dict[str, Entry]) -> None:
     _remember(hashlib.sha256(data).hexdigest(), entries)
 
 
+def remembered(data: bytes) -> bool:
+    """Whether this process holds the parse of ``data`` already."""
+    return hashlib.sha256(data).hexdigest() in _MEMO
+
+
 def _remember(key: str, entries: dict[str, Entry]) -> None:
     if len(_MEMO) >= _MEMO_SIZE:  # a long `serve` session sees many versions of a file
         _MEMO.clear()

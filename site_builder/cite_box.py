@@ -16,7 +16,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from site_builder.titles import math_spans, title_text
+from site_builder.titles import map_spans, title_text
 
 _ARTICLES = {"a", "an", "the"}
 _BIBTEX_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_"}
@@ -48,11 +48,7 @@ def _escape(value: str) -> str:
 
 def _escape_outside_math(title: str) -> str:
     """A title for BibTeX: its formulas as they are (BibTeX keeps ``$...$``), the rest escaped."""
-    parts, at = [], 0
-    for match in math_spans(title):
-        parts += [_escape(title[at : match.start()]), match.group(0)]
-        at = match.end()
-    return "".join(parts) + _escape(title[at:])
+    return map_spans(title, _escape, lambda match: match.group(0))
 
 
 def apa_name(author: str) -> str:

@@ -189,12 +189,12 @@ def read_post(
 
 # C0 controls but tab and newline, and DEL: XML 1.0 forbids them (feed.xml would not
 # parse) and HTML calls them parse errors. A form feed pasted from a PDF is the usual one.
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def check_control_characters(text: str, rel: Path | str) -> None:
     """Stop at the first control character, naming it: it cannot appear in the site."""
-    match = _CONTROL.search(text)
+    match = CONTROL.search(text)
     if match is None:
         return
     char = match.group()

@@ -14,7 +14,7 @@ Only a title with a ``$`` imports the math engine: most sites never do here.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from html import escape
 
@@ -55,11 +55,6 @@ def has_math(title: str) -> bool:
     return "$" in title and FORMULA.search(title) is not None
 
 
-def math_spans(title: str) -> list[re.Match[str]]:
-    """Each ``$...$`` formula of a title."""
-    return list(FORMULA.finditer(title)) if "$" in title else []
-
-
 @lru_cache(maxsize=4096)
 def title_html(title: str, macros: tuple[tuple[str, str], ...] = ()) -> str:
     """The title as HTML (escaped), each formula as inline MathML."""
@@ -68,16 +63,25 @@ def title_html(title: str, macros: tuple[tuple[str, str], ...] = ()) -> str:
     from site_builder.markdown.math.engine import MathError
     from site_builder.markdown.math.formula import render_formula
 
-    parts, at = [], 0
-    for match in math_spans(title):
-        parts.append(escape(title[at : match.start()], quote=False))
+    def formula(match: re.Match[str]) -> str:
         try:
-            parts.append(render_formula(match.group(1), False, macros)[0])
+            return render_formula(match.group(1), False, macros)[0]
         except MathError:
-            parts.append(escape(match.group(0), quote=False))
+            return escape(match.group(0), quote=False)
+
+    return map_spans(title, lambda text: escape(text, quote=False), formula)
+
+
+def map_spans(
+    title: str, text: Callable[[str], str], formula: Callable[[re.Match[str]], str]
+) -> str:
+    """``title`` with each ``$...$`` formula through ``formula`` and the text around them
+    through ``text`` (which sees every stretch, the empty ones too)."""
+    parts, at = [], 0
+    for match in FORMULA.finditer(title) if "$" in title else ():
+        parts += [text(title[at : match.start()]), formula(match)]
         at = match.end()
-    parts.append(escape(title[at:], quote=False))
-    return "".join(parts)
+    return "".join(parts) + text(title[at:])
 
 
 @lru_cache(maxsize=4096)

@@ -117,21 +117,27 @@ def _canonical(params: Mapping[str, str]) -> str:
 
 def run(spec: WidgetSpec, root: Path, params: Mapping[str, str]) -> WidgetOutput:
     """The widget's output for ``params`` (computed once per process). Raises FigureError."""
-    from site_builder.incremental.keys import hash_parts
+    return memo(key(spec, params), partial(compute, spec, root, params))
 
-    known = _MEMO.get(found := key(spec, params))
+
+def memo(found: str, make: Callable[[], WidgetOutput]) -> WidgetOutput:
+    """This process's output by ``key`` (a post may show a widget twice), made once."""
+    known = _MEMO.get(found)
     if known is None:
-        suffix = hash_parts(_canonical(params))[:8] if params else ""
-        known = _MEMO[found] = _compute(spec, root, dict(params), suffix)
+        known = _MEMO[found] = make()
     return known
 
 
-_MEMO: dict[str, Any] = {}  # this process's outputs by key: a post may show a widget twice
+_MEMO: dict[str, Any] = {}
 
 
-def _compute(spec: WidgetSpec, root: Path, params: dict[str, str], suffix: str) -> WidgetOutput:
+def compute(spec: WidgetSpec, root: Path, params: Mapping[str, str]) -> WidgetOutput:
+    """The widget's output for ``params``, computed now. Raises FigureError."""
+    from site_builder.incremental.keys import hash_parts
     from site_builder.markdown import FigureError, WidgetOutput
 
+    suffix = hash_parts(_canonical(params))[:8] if params else ""
+    params = dict(params)
     folder = root / spec.folder
     with _reported(spec, root, "data()"):
         value = load_module(root, spec.name).data(params)

@@ -161,8 +161,8 @@ def load(page: Any, url: str) -> None:
 
     Playwright's "networkidle" waits for 500 ms without a request on top of the load
     event: on these sites only the favicon comes after it. The tests that look at every
-    request (or at the favicon) still wait for it, and so do pages without JavaScript,
-    where nothing can be asked about the fonts."""
+    request (or at the favicon) wait for the network instead (``load_quietly``), and so do
+    pages without JavaScript, where nothing can be asked about the fonts."""
     page.goto(url, wait_until="load")
     page.evaluate(_SETTLED_JS)
 
@@ -176,15 +176,17 @@ def load_quietly(page: Any, url: str, quiet: float = 0.25, limit: float = 15) ->
     pages need: their last request starts within a few milliseconds of the one before.
     Raises ``TimeoutError`` when the network is still busy after ``limit`` seconds."""
     pending: set[Any] = set()
-    last = [time.monotonic()]
+    last = time.monotonic()
 
     def started(request: Any) -> None:
+        nonlocal last
         pending.add(request)
-        last[0] = time.monotonic()
+        last = time.monotonic()
 
     def ended(request: Any) -> None:
+        nonlocal last
         pending.discard(request)
-        last[0] = time.monotonic()
+        last = time.monotonic()
 
     listeners = [("request", started), ("requestfinished", ended), ("requestfailed", ended)]
     for event, listener in listeners:
@@ -192,7 +194,7 @@ def load_quietly(page: Any, url: str, quiet: float = 0.25, limit: float = 15) ->
     try:
         page.goto(url, wait_until="load")
         deadline = time.monotonic() + limit
-        while pending or time.monotonic() - last[0] < quiet:
+        while pending or time.monotonic() - last < quiet:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"{url}: still loading {[r.url for r in pending]}")
             page.wait_for_timeout(25)

@@ -58,7 +58,7 @@ def test_parallel_equals_serial(tmp_path: Path) -> None:
 
 
 def test_a_cold_build_with_early_workers_equals_serial(tmp_path: Path) -> None:
-    """A cold build of many posts forks its workers before loading (``Workers.start_early``),
+    """A cold build of many posts forks its workers before loading (``Workers.starts_early``),
     after parsing the site's .bib for them: run in a process of its own (no threads, so the
     workers fork), with posts that cite, it must give a clean serial build's bytes."""
     site = make_corpus(tmp_path / "site", 20)

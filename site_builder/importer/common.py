@@ -14,8 +14,9 @@ import re
 from dataclasses import dataclass, field
 from re import Match
 
+from site_builder.content import CONTROL
 from site_builder.importer.assets import Assets, untemplate
-from site_builder.importer.markup import FENCE
+from site_builder.importer.markup import FENCE, HTML_COMMENT
 from site_builder.importer.report import PostNotes
 from site_builder.importer.text import Text
 
@@ -55,9 +56,9 @@ class PostContext:
 
 
 # A terminal's colour codes (a notebook's traceback, pasted ``docker pull`` output), then
-# any other control character the site refuses (XML 1.0 forbids them; a form feed from a PDF).
+# any other control character the site refuses (``content.CONTROL``: XML 1.0 forbids them;
+# a form feed from a PDF).
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]")
-CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def strip_controls(raw: str, notes: PostNotes) -> str:
@@ -291,7 +292,7 @@ def hide_leftovers(text: Text, ctx: PostContext) -> None:
 
     One a converter already commented out (a figure include whose file is missing) is
     reported; commenting it out again would leave `` -->`` in the page."""
-    text.mask(re.compile(r"(?s)<!--.*?-->"))
+    text.mask(HTML_COMMENT)
     for pattern, kind in LEFTOVERS:
 
         def leftover(match: Match[str], line: int, kind: str = kind) -> str:

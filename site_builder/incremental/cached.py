@@ -126,8 +126,9 @@ def widget_runners(
 
     def runner(spec: widgets.WidgetSpec) -> Callable[[Mapping[str, str]], WidgetOutput]:
         def run(params: Mapping[str, str]) -> WidgetOutput:
-            make = partial(widgets.run, spec, config.root, params)
-            return _remembered(cache, "widget", widgets.key(spec, params), make)
+            found = widgets.key(spec, params)
+            make = partial(widgets.compute, spec, config.root, params)
+            return widgets.memo(found, partial(_remembered, cache, "widget", found, make))
 
         return run
 
@@ -169,6 +170,8 @@ def warm_bibliographies(files: Iterable[Path | None], root: Path, cache: Cache) 
             data = (root / path).read_bytes()
         except OSError:
             continue  # the post's render reports it at the line naming the file
+        if bibliography.remembered(data):
+            continue  # parsed already: a cold build's early start, or `serve`'s last build
         key = hash_parts(code_version(), data)
         found = cache.get("bibliography", key)
         if isinstance(found, dict):

@@ -22,7 +22,7 @@ from site_builder.incremental.cache import Cache
 from site_builder.incremental.jobs import PostJob, PostSummary
 from site_builder.incremental.plan import group_keys, plan_jobs
 from site_builder.incremental.state import LastBuild
-from site_builder.incremental.workers import PARALLEL_THRESHOLD, Workers
+from site_builder.incremental.workers import Workers
 from site_builder.markdown import Rendered
 from site_builder.model import Post, Site, make_post
 from site_builder.writer import Output, OutputEntry
@@ -66,15 +66,14 @@ class Session:
         self.chars: frozenset[str] = frozenset()  # what the math font draws: see render_posts
 
     def _start_early(self) -> None:
-        """Start the workers before loading (``Workers.start_early``), once the site's .bib
+        """Start the workers before loading (``Workers.starts_early``), once the site's .bib
         files are parsed for them to inherit (a .bib outside ``content/`` is parsed by the
         workers themselves)."""
-        posts = len(content.find_post_files(self.config))
-        if posts >= PARALLEL_THRESHOLD:
+        if self.workers.starts_early(len(content.find_post_files(self.config))):
             bibs = sorted(self.config.root.glob("content/**/*.bib"))
             files = [path.relative_to(self.config.root) for path in bibs]
             cached.warm_bibliographies(files, self.config.root, self.cache)
-        self.workers.start_early(posts)
+            self.workers.start(self.workers.cores, warm=True)
 
     def __enter__(self) -> Session:
         return self

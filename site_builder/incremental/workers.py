@@ -3,7 +3,7 @@
 Fewer than ``PARALLEL_THRESHOLD`` posts (an edit) render inline: a worker's start-up
 and imports cost more than one post's render. ``--jobs 1`` always renders inline:
 it is the reference the parallel output must equal. A cold build of many posts
-starts its workers before loading (``start_early``): their imports, about 0.2 s,
+starts its workers before loading (``starts_early``): their imports, about 0.2 s,
 then overlap the main process's loading and planning instead of delaying the first
 posts.
 """
@@ -96,12 +96,11 @@ class Workers:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    def start_early(self, posts: int) -> None:
-        """A cold build of ``posts`` posts, all to render: when that is enough for the pool,
-        start it now with warm workers. Forked only: a spawned worker inherits nothing
-        from the main process, so there is nothing to gain from starting it early."""
-        if posts >= PARALLEL_THRESHOLD and self.cores > 1 and start_method() == "fork":
-            self.start(self.cores, warm=True)
+    def starts_early(self, posts: int) -> bool:
+        """Whether a cold build of ``posts`` posts, all to render, starts the pool before
+        loading, with warm workers: when that is enough posts for it, and forked only (a
+        spawned worker inherits nothing from the main process, so nothing to gain)."""
+        return posts >= PARALLEL_THRESHOLD and self.cores > 1 and start_method() == "fork"
 
     def start(self, processes: int, warm: bool = False) -> None:
         import multiprocessing

@@ -109,7 +109,7 @@ def _tables(lines: list[str]) -> list[tuple[int, list[int]]]:
         if opened:
             fence = opened.group(1)
             continue
-        if i and "|" in line and _DELIMITER_ROW.fullmatch(line) and "-" in line:
+        if i and "|" in line and _DELIMITER_ROW.fullmatch(line):
             rows = [i - 1]
             j = i + 1
             while j < len(lines) and lines[j].strip() and not _FENCE.match(lines[j]):

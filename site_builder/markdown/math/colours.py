@@ -130,10 +130,8 @@ def _hex_of(name: str, defined: dict[str, str]) -> str | None:
     """A colour name's hex: a post's own, xcolor's (as math-core sets it), else CSS's."""
     if name in defined:
         return defined[name]
-    if known_to_math_core(name):
-        from math_core import LatexToMathML
-
-        mathml = LatexToMathML().convert_with_local_state(f"\\color{{{name}}}x", displaystyle=False)
+    mathml = _math_core_colour(name)
+    if mathml is not None:
         found = re.search(r"color:#([0-9A-Fa-f]{6})", mathml)
         return found.group(1) if found else None
     return CSS_COLOURS.get(name.lower())
@@ -143,15 +141,19 @@ def colours_of(macros: tuple[tuple[str, str], ...]) -> dict[str, str]:
     return {n.removeprefix(COLOUR_PREFIX): v for n, v in macros if n.startswith(COLOUR_PREFIX)}
 
 
-@cache
 def known_to_math_core(name: str) -> bool:
+    return _math_core_colour(name) is not None
+
+
+@cache
+def _math_core_colour(name: str) -> str | None:
+    """math-core's MathML for ``\\color{name}x``; None when it knows no such colour."""
     from math_core import LatexError, LatexToMathML
 
     try:
-        LatexToMathML().convert_with_local_state(f"\\color{{{name}}}x", displaystyle=False)
+        return LatexToMathML().convert_with_local_state(f"\\color{{{name}}}x", displaystyle=False)
     except LatexError:
-        return False
-    return True
+        return None
 
 
 def css_colour(name: str) -> str:
