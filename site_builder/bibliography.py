@@ -43,6 +43,15 @@ Bibliography = Mapping[str, Entry]
 
 def parse(text: str, shown: Path | str) -> dict[str, Entry]:
     """Parse BibTeX source; ``shown`` is the path used in error messages."""
+    data = read_bibtex(text, shown)
+    return {key: _format(key, entry) for key, entry in data.entries.items()}
+
+
+def read_bibtex(text: str, shown: Path | str) -> Any:
+    """pybtex's ``BibliographyData`` for ``text``; any problem is a BuildError at its line.
+
+    The publications page (site_builder/publications/) reads the same files its own way.
+    """
     import pybtex.errors
     from pybtex.database import BibliographyDataError
     from pybtex.database.input.bibtex import Parser
@@ -69,7 +78,7 @@ def parse(text: str, shown: Path | str) -> dict[str, Entry]:
         raise BuildError(shown, line, f"BibTeX: {exc}") from None
     finally:
         pybtex.errors.set_strict_mode(strict)
-    return {key: _format(key, entry) for key, entry in data.entries.items()}
+    return data
 
 
 _NAME_FIELD = re.compile(r"\b(author|editor)\s*=\s*\{", re.IGNORECASE)
