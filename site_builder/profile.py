@@ -150,6 +150,8 @@ def load_profile(data: dict[Any, Any], text: str, root: Path) -> Profile:
 def link_url(kind: str, value: object) -> tuple[str, str]:
     """(problem or "", URL) for one ``links:`` value: a full URL, or the kind's short form."""
     spec = LINKS[kind]
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)  # YAML reads a numeric handle as a number
     if not isinstance(value, str) or not value.strip():
         return f"author link '{kind}' must be text, such as {spec.example}", ""
     value = value.strip()

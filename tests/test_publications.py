@@ -246,3 +246,19 @@ def test_load_reads_the_file_relative_to_the_site(tmp_path: Path) -> None:
     (tmp_path / "bib" / "papers.bib").write_bytes(b"@misc{k, title={\xff}}")
     with pytest.raises(BuildError, match=r"^bib/papers.bib:1: .*not valid UTF-8"):
         load_publications(Path("bib/papers.bib"), tmp_path, "A B")
+
+
+def test_the_pages_are_valid_html(edge, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The W3C Nu checker on the publications page and the home page with selected papers:
+    the three real files and the cases with math, marks and a thesis, in one run."""
+    from tests.conftest import validate
+
+    results = {"edge": edge}
+    for bib, name, _, _ in REAL:
+        site = make_site(tmp_path / "sites" / bib, AUTHOR.format(name=name), bib, _pdfs(bib))
+        results[bib] = render(site)
+    for name, result in results.items():
+        (tmp_path / "out" / name / "publications").mkdir(parents=True)
+        (tmp_path / "out" / name / "publications" / "index.html").write_text(result.page, "utf-8")
+        (tmp_path / "out" / name / "index.html").write_text(result.home, "utf-8")
+    assert validate(tmp_path / "out") == {tmp_path / "out": ""}
