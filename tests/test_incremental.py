@@ -290,7 +290,9 @@ def test_a_per_post_output_file_survives_incremental_builds(
     output table, so reusing the post keeps it: no one teaches the reuse about it."""
     from site_builder import render
 
-    def words(config: object, route: render.SourceRoute, rendered: object) -> list[tuple[str, bytes]]:
+    def words(
+        config: object, route: render.SourceRoute, rendered: object
+    ) -> list[tuple[str, bytes]]:
         return [("title.txt", route.source.title.encode())]
 
     monkeypatch.setattr(render, "POST_FILES", [words])
