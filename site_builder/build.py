@@ -68,7 +68,8 @@ def build(
         loaded = content.load_posts(config, last.records)  # 1 load
         due = clock.due_posts(loaded.posts, now, include_future=config.drafts)
         routes = _plan(config, due, loaded)  # 2 plan routes: stops at a collision
-        with staged_output(out, last.outputs, incremental=bool(last.outputs)) as output:
+        incremental = bool(last.outputs)
+        with staged_output(out, last.outputs, incremental, routes.planned) as output:
             done = last.render_posts(routes, output, progress)  # 3 render posts
             warnings = [*loaded.warnings, *done.warnings]
             warnings += links_to_missing_posts(routes, done.posts, config.root)

@@ -19,6 +19,7 @@ import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from urllib.parse import quote
 
@@ -92,14 +93,19 @@ class Routes:
         return {r.file: r.at for r in self.files.values() if r.kind in documents and r.at}
 
     def planned(self, rel: str) -> bool:
-        """Whether the table has a place for ``rel``: ``writer.Output`` writes nothing else."""
+        """Whether the table has a place for ``rel``: ``writer.Output`` writes nothing else.
+        Besides its files, a folder the build fills (the search index) and the folder of a
+        source with a page, where its render may put files (a figure's data) that
+        ``check_generated`` holds against the folder's own."""
         if rel in self.files:
             return True
-        return any(r.prefix and rel.startswith(r.file) for r in self._folders)
+        folders = self._folders
+        return any(rel[: at + 1] in folders for at, char in enumerate(rel) if char == "/")
 
-    @property
-    def _folders(self) -> list[Route]:
-        return [r for r in self.files.values() if r.prefix]
+    @cached_property
+    def _folders(self) -> frozenset[str]:
+        claimed = {r.file for r in self.files.values() if r.prefix}
+        return frozenset(claimed | {r.path for r in self.sources if r.kind.template and r.path})
 
 
 # Files the build generates under static/ (see ``assets``).
