@@ -141,7 +141,5 @@ def _matches(name: Name, me: Name) -> bool:
     if all(len(w) == 1 for w in name.given) or (
         len(name.given) == 1 and len(name.given[0]) <= 3 and name.given[0].isalpha()
     ):
-        initials = "".join(w[0] for w in me.given)
-        written = "".join(name.given)
-        return initials.startswith(written) or initials == written
+        return "".join(w[0] for w in me.given).startswith("".join(name.given))
     return False
