@@ -14,16 +14,20 @@ from __future__ import annotations
 import re
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from site_builder.errors import BuildError
-from site_builder.importer import common, frontmatter, html, hugo, jekyll, quarto
+from site_builder.importer import common, frontmatter, html, hugo, jekyll, listings, page, quarto
 from site_builder.importer.assets import Assets
 from site_builder.importer.report import Imported, ImportReport, PostNotes
 from site_builder.importer.text import Text
+from site_builder.slug import slugify
 
 FORMATS = ("jekyll", "hugo", "quarto")
+# What an undated page keeps of the front matter: no date, so no feed, tags or updates.
+PAGE_KEYS = ("title", "description", "bibliography", "draft", "toc")
 Converter = Callable[[Text, common.PostContext], None]
 CONVERTERS: dict[str, Converter] = {
     "jekyll": jekyll.convert,
@@ -42,6 +46,7 @@ class Converted:
     notes: PostNotes
     skipped: str = ""
     written: dict[str, str] = field(default_factory=dict)  # new files, by name: a cleaned .bib
+    kind: str = "post"  # or "page": a file with no date (a course's notes), for content/pages
 
 
 def detect(source: Path) -> str:
@@ -108,6 +113,7 @@ def convert_post(
     roots: list[Path],
     passthrough: bool = True,
     tag_spellings: dict[str, str] | None = None,
+    defaults: dict[str, Any] | None = None,
 ) -> Converted:
     """Convert one post in memory; ``shown`` is its path as the report names it."""
     notes = PostNotes(shown)
@@ -120,11 +126,25 @@ def convert_post(
         return Converted("", "", {}, notes, skipped=f"cannot read it: {exc.strerror or exc}")
     raw = common.strip_controls(raw, notes)
     source = frontmatter.split(raw, notes)
-    slug, name_date = frontmatter.slug_and_date(path, source.meta)
-    title = slug.replace("-", " ").capitalize()
-    front = frontmatter.map_front_matter(source.meta, name_date, notes, title, tag_spellings)
+    meta = {**(defaults or {}), **source.meta}  # a listing's (``_blog.yml``) under the file's
+    slug, name_date = frontmatter.slug_and_date(path, meta)
+    name_date = name_date or frontmatter.render_day(path, meta, notes)
+    text = Text(source.body, source.body_line)
+    page.unwrap(text)
+    title = meta.get("title") or meta.get("linkTitle")
+    titled = isinstance(title, str | int | float) and bool(str(title).strip())
+    heading = page.leading_title(text, str(title) if titled else None)
+    fallback = (
+        (heading, "its first heading")
+        if heading
+        else (slug.replace("-", " ").capitalize(), "the file name")
+    )
+    front = frontmatter.map_front_matter(meta, name_date, notes, fallback, tag_spellings)
+    kind = "post"
     if "date" not in front:
-        return Converted(slug, "", {}, notes, skipped="it has no date")
+        kind = "page"
+        notes.add(frontmatter.line_of(raw, "date"), "no date: brought across as an undated page")
+        front = {k: v for k, v in front.items() if k in PAGE_KEYS}
     assets = Assets(path.parent, roots)
     bib_keys: frozenset[str] | None = None
     renamed: dict[str, str] = {}  # bib keys a citation here cannot spell, renamed
@@ -153,7 +173,6 @@ def convert_post(
                 k for kind, k in common.BIB_ENTRY.findall(cleaned) if kind.lower() != "string"
             )
     ctx = common.PostContext(notes, assets, bib_keys, slug=slug, passthrough=passthrough)
-    text = Text(source.body, source.body_line)
     for key, new in renamed.items():
         notes.add(1, f"citation key {key} renamed {new}: a citation here cannot spell it")
         text.text = re.sub(re.escape(key) + r"(?![\w'])", new, text.text)  # same length of lines
@@ -170,7 +189,7 @@ def convert_post(
     common.check_crossrefs(text, ctx)
     body = re.sub(r"\n{3,}", "\n\n", text.text).strip("\n") + "\n"
     post = frontmatter.dump(front) + "\n" + body
-    return Converted(slug, post, dict(assets.copies), notes, written=written)
+    return Converted(slug, post, dict(assets.copies), notes, written=written, kind=kind)
 
 
 def _find_bib(name: str, post: Path, roots: list[Path]) -> Path | None:
@@ -198,18 +217,46 @@ def import_posts(source: Path, into: Path, fmt: str | None = None) -> ImportRepo
     report = ImportReport(fmt)
     passthrough = fmt != "hugo" or _hugo_passthrough(source)
     base = source if source.is_dir() else source.parent
-    taken = {p.name.removesuffix(".md") for p in into.iterdir()} if into.is_dir() else set()
+    folders = {"post": into, "page": into.parent / "pages"}
+    taken = {kind: _existing(folder) for kind, folder in folders.items()}
     spellings: dict[str, str] = {}
+    listing = listings.read(source if source.is_dir() else source.parent)
     for path in files:
         shown = path.relative_to(base.parent) if base.parent in path.parents else path
         roots_here = [r for r in roots if r.is_dir()]
-        post = convert_post(path, shown, fmt, roots_here, passthrough, spellings)
-        try:
-            report.posts.append(_write(post, shown, into, taken))  # named as its notes are
+        defaults = listing.get(path.stem)
+        post = convert_post(path, shown, fmt, roots_here, passthrough, spellings, defaults)
+        post = _unclaimed(post, path, taken[post.kind])
+        try:  # named as its notes are
+            report.posts.append(_write(post, shown, folders[post.kind], taken[post.kind]))
         except OSError as exc:
-            why = f"cannot write it into {into}: {exc.strerror or exc}"
+            why = f"cannot write it into {folders[post.kind]}: {exc.strerror or exc}"
             report.posts.append(Imported(shown, None, tuple(post.notes.notes), skipped=why))
     return report
+
+
+def _existing(folder: Path) -> dict[str, str]:
+    """The slugs already in ``folder``, each claimed by no file of this import ("")."""
+    if not folder.is_dir():
+        return {}
+    return {p.name.removesuffix(".md"): "" for p in folder.iterdir()}
+
+
+def _unclaimed(post: Converted, path: Path, taken: dict[str, str]) -> Converted:
+    """A slug an earlier file of this import took (``representation/directed/index.md``,
+    then ``learning/directed/index.md``) takes the name of its parent folder too
+    (``learning-directed``); a slug that was in the site before is never renamed."""
+    if post.skipped or not taken.get(post.slug):
+        return post
+    bundle = path.parent if path.stem in ("index", "_index") else path
+    slug = slugify(f"{bundle.parent.name}-{post.slug}") or post.slug
+    first, number = slug, 2
+    while slug in taken:
+        slug, number = f"{first}-{number}", number + 1
+    post.notes.add(
+        None, f"{post.slug!r} is the slug of {taken[post.slug]} already: this one is {slug!r}"
+    )
+    return replace(post, slug=slug)
 
 
 def _hugo_passthrough(source: Path) -> bool:
@@ -223,13 +270,13 @@ def _hugo_passthrough(source: Path) -> bool:
     return False
 
 
-def _write(post: Converted, path: Path, into: Path, taken: set[str]) -> Imported:
+def _write(post: Converted, path: Path, into: Path, taken: dict[str, str]) -> Imported:
     if post.skipped:
         return Imported(path, None, tuple(post.notes.notes), skipped=post.skipped)
     if post.slug in taken:
-        why = f"content/posts already has a post '{post.slug}'; not overwritten"
+        why = f"{into.parent.name}/{into.name} already has '{post.slug}'; not overwritten"
         return Imported(path, None, tuple(post.notes.notes), skipped=why)
-    taken.add(post.slug)
+    taken[post.slug] = str(path)
     into.mkdir(parents=True, exist_ok=True)
     if post.files or post.written:
         target = into / post.slug / "index.md"
@@ -243,6 +290,5 @@ def _write(post: Converted, path: Path, into: Path, taken: set[str]) -> Imported
         target = into / f"{post.slug}.md"
     with target.open("x", encoding="utf-8") as handle:  # "x": never overwrite
         handle.write(post.text)
-    return Imported(
-        path, target, tuple(post.notes.notes), assets=len(post.files) + len(post.written)
-    )
+    files = len(post.files) + len(post.written)
+    return Imported(path, target, tuple(post.notes.notes), assets=files, kind=post.kind)

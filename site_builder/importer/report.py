@@ -43,7 +43,8 @@ class Imported:
     written: Path | None  # the post file written; None when it was skipped
     notes: tuple[Note, ...]
     assets: int = 0  # files copied beside it
-    skipped: str = ""  # why nothing was written (exists already, no date, ...)
+    skipped: str = ""  # why nothing was written (exists already, not UTF-8, ...)
+    kind: str = "post"  # or "page": it had no date
 
 
 @dataclass
@@ -62,7 +63,10 @@ class ImportReport:
         written = sum(1 for p in self.posts if p.written is not None)
         clean = sum(1 for p in self.posts if p.written is not None and not p.notes)
         skipped = len(self.posts) - written
+        pages = sum(1 for p in self.posts if p.written is not None and p.kind == "page")
         parts = [f"Imported {written} of {len(self.posts)} {self.format} posts"]
+        if pages:
+            parts[0] += f" ({pages} undated, as pages)"
         parts.append(f"{clean} with nothing left to fix")
         if skipped:
             parts.append(f"{skipped} skipped")
