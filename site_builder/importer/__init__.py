@@ -19,15 +19,28 @@ from pathlib import Path
 from typing import Any
 
 from site_builder.errors import BuildError
-from site_builder.importer import common, frontmatter, html, hugo, jekyll, listings, page, quarto
+from site_builder.importer import (
+    common,
+    formulas,
+    frontmatter,
+    html,
+    hugo,
+    jekyll,
+    listings,
+    macros,
+    page,
+    quarto,
+    siteyaml,
+    slugs,
+)
 from site_builder.importer.assets import Assets
-from site_builder.importer.report import Imported, ImportReport, PostNotes
+from site_builder.importer.report import Imported, ImportReport, Note, PostNotes
 from site_builder.importer.text import Text
-from site_builder.slug import slugify
 
 FORMATS = ("jekyll", "hugo", "quarto")
 # What an undated page keeps of the front matter: no date, so no feed, tags or updates.
 PAGE_KEYS = ("title", "description", "bibliography", "draft", "toc")
+BLANK_LINES = re.compile(r"\n{3,}")
 Converter = Callable[[Text, common.PostContext], None]
 CONVERTERS: dict[str, Converter] = {
     "jekyll": jekyll.convert,
@@ -47,6 +60,8 @@ class Converted:
     skipped: str = ""
     written: dict[str, str] = field(default_factory=dict)  # new files, by name: a cleaned .bib
     kind: str = "post"  # or "page": a file with no date (a course's notes), for content/pages
+    origin: list[int] = field(default_factory=list)  # per line written, its source line
+    source: str = ""  # the source text, for the columns of what the build would stop on
 
 
 def detect(source: Path) -> str:
@@ -187,9 +202,12 @@ def convert_post(
     common.check_citations(text, ctx)
     common.escape_bare_at(text, ctx)
     common.check_crossrefs(text, ctx)
-    body = re.sub(r"\n{3,}", "\n\n", text.text).strip("\n") + "\n"
-    post = frontmatter.dump(front) + "\n" + body
-    return Converted(slug, post, dict(assets.copies), notes, written=written, kind=kind)
+    text.sub(BLANK_LINES, lambda m, _l: "\n\n")
+    lead = len(text.text) - len(text.text.lstrip("\n"))
+    head = frontmatter.dump(front) + "\n"
+    origin = [1] * head.count("\n") + text.origin[lead:]  # per written line, its source line
+    body = text.text.strip("\n") + "\n"
+    return Converted(slug, head + body, dict(assets.copies), notes, "", written, kind, origin, raw)
 
 
 def _find_bib(name: str, post: Path, roots: list[Path]) -> Path | None:
@@ -201,8 +219,13 @@ def _find_bib(name: str, post: Path, roots: list[Path]) -> Path | None:
     return None
 
 
-def import_posts(source: Path, into: Path, fmt: str | None = None) -> ImportReport:
-    """Import every post under ``source`` into ``into`` (e.g. ``content/posts``)."""
+def import_posts(
+    source: Path, into: Path, fmt: str | None = None, site: Path | None = None
+) -> ImportReport:
+    """Import every post under ``source`` into ``into`` (e.g. ``content/posts``).
+
+    ``site`` is the site's root, whose ``site.yaml`` receives the old site's macros
+    (default: the root ``into`` is ``content/posts`` of)."""
     if not source.exists():
         raise BuildError(source, None, "no such file or folder to import from")
     if into.exists() and not into.is_dir():
@@ -218,45 +241,61 @@ def import_posts(source: Path, into: Path, fmt: str | None = None) -> ImportRepo
     passthrough = fmt != "hugo" or _hugo_passthrough(source)
     base = source if source.is_dir() else source.parent
     folders = {"post": into, "page": into.parent / "pages"}
-    taken = {kind: _existing(folder) for kind, folder in folders.items()}
+    taken = {kind: slugs.existing(folder) for kind, folder in folders.items()}
     spellings: dict[str, str] = {}
     listing = listings.read(source if source.is_dir() else source.parent)
+    if site is None and into.parent.name == "content":
+        site = into.parent.parent
+    site_macros = _site_macros(source, fmt, base.parent, site, report)
     for path in files:
         shown = path.relative_to(base.parent) if base.parent in path.parents else path
         roots_here = [r for r in roots if r.is_dir()]
         defaults = listing.get(path.stem)
         post = convert_post(path, shown, fmt, roots_here, passthrough, spellings, defaults)
-        post = _unclaimed(post, path, taken[post.kind])
+        if not post.skipped:  # a namesake from earlier in this import: renamed
+            slug = slugs.unclaimed(post.slug, path, taken[post.kind], post.notes)
+            post = replace(post, slug=slug)
         try:  # named as its notes are
-            report.posts.append(_write(post, shown, folders[post.kind], taken[post.kind]))
+            imported = _write(post, shown, folders[post.kind], taken[post.kind])
+            if imported.written is not None:  # what the build would stop on, named now
+                where = _shown(imported.written, site)
+                args = (where, post.origin, post.source, site_macros, post.notes)
+                failed = formulas.check(imported.written, *args)
+                imported = replace(imported, notes=tuple(post.notes.notes), failed=failed)
+            report.posts.append(imported)
         except OSError as exc:
             why = f"cannot write it into {folders[post.kind]}: {exc.strerror or exc}"
             report.posts.append(Imported(shown, None, tuple(post.notes.notes), skipped=why))
     return report
 
 
-def _existing(folder: Path) -> dict[str, str]:
-    """The slugs already in ``folder``, each claimed by no file of this import ("")."""
-    if not folder.is_dir():
+def _site_macros(
+    source: Path, fmt: str, base: Path, site: Path | None, report: ImportReport
+) -> dict[str, str]:
+    """The old site's macros into ``site.yaml``; the macros in force there after."""
+    if site is None:
         return {}
-    return {p.name.removesuffix(".md"): "" for p in folder.iterdir()}
+    config = site / "site.yaml"
+    found = macros.read(source, fmt, base)
+    report.site_notes.extend(found.notes)
+    have = siteyaml.defined(config)
+    for name, (body, where) in found.found.items():
+        if name in have and have[name] != body:
+            message = f"macro \\{name} is {have[name]} in site.yaml already: kept there"
+            report.site_notes.append(Note(where.path, where.line, message))
+    try:
+        report.macros = siteyaml.add_macros(config, {n: b for n, (b, _) in found.found.items()})
+    except (OSError, ValueError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else str(exc)
+        report.site_notes.append(Note(config, None, f"macros not written: {why}"))
+    return siteyaml.defined(config)
 
 
-def _unclaimed(post: Converted, path: Path, taken: dict[str, str]) -> Converted:
-    """A slug an earlier file of this import took (``representation/directed/index.md``,
-    then ``learning/directed/index.md``) takes the name of its parent folder too
-    (``learning-directed``); a slug that was in the site before is never renamed."""
-    if post.skipped or not taken.get(post.slug):
-        return post
-    bundle = path.parent if path.stem in ("index", "_index") else path
-    slug = slugify(f"{bundle.parent.name}-{post.slug}") or post.slug
-    first, number = slug, 2
-    while slug in taken:
-        slug, number = f"{first}-{number}", number + 1
-    post.notes.add(
-        None, f"{post.slug!r} is the slug of {taken[post.slug]} already: this one is {slug!r}"
-    )
-    return replace(post, slug=slug)
+def _shown(path: Path, site: Path | None) -> Path:
+    """A written file as the build names it: relative to the site's root."""
+    if site is not None and site.resolve() in path.resolve().parents:
+        return path.resolve().relative_to(site.resolve())
+    return path
 
 
 def _hugo_passthrough(source: Path) -> bool:
