@@ -7,10 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from site_builder.build import build
 from site_builder.cli import main
+from site_builder.config import load_config
 from site_builder.importer import convert_post, import_posts
 from site_builder.importer.frontmatter import map_front_matter
 from site_builder.importer.report import PostNotes
+from tests.conftest import ROOT, make_site
 
 DATA = Path(__file__).parent / "data" / "import"
 
@@ -71,7 +74,7 @@ def test_undated_files_come_across_as_pages_and_namesakes_by_their_folder(
 ) -> None:
     """A course's notes (Jekyll pages without ``date:``) were skipped; two bundles named
     ``directed`` collided and the second was skipped."""
-    site = tmp_path / "site"
+    site = make_site(tmp_path / "site", ROOT)
     assert main(["-C", str(site), "import", str(course_site(tmp_path / "notes"))]) == 0
     out = capsys.readouterr()
     pages = site / "content" / "pages"
@@ -88,6 +91,12 @@ def test_undated_files_come_across_as_pages_and_namesakes_by_their_folder(
     ) in out.err
     assert "notes/preliminaries/index.md:1: no date: brought across as an undated page" in out.err
     assert "Imported 4 of 4 jekyll posts (3 undated, as pages)" in out.out
+    build(load_config(site), site / "public", jobs=1, use_cache=False)
+    assert (
+        "Text of representation."
+        in (site / "public/representation-directed/index.html").read_text()
+    )
+    assert (site / "public/posts/launch/index.html").is_file()
 
 
 def test_a_slug_the_site_had_is_never_renamed_or_overwritten(tmp_path: Path) -> None:
