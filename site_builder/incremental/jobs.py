@@ -18,7 +18,8 @@ from site_builder import content, fonts, render
 from site_builder.config import SiteConfig
 from site_builder.errors import BuildError, BuildErrors
 from site_builder.incremental import cached
-from site_builder.incremental.cache import Cache, dump_entry
+from site_builder.incremental.cache import Cache
+from site_builder.incremental.entries import dump_entry
 from site_builder.markdown import Rendered
 from site_builder.routes import SourceRoute
 from site_builder.writer import OutputEntry
