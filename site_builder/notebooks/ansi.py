@@ -106,11 +106,10 @@ def _extended(codes: list[int], index: int) -> tuple[str | None, int]:
             return _name(n % 8, n >= 8), index + 2
         if n >= 232:  # greys
             level = (n - 232) * 10 + 8
-            rgb = (level, level, level)
-        else:
-            n -= 16
-            rgb = tuple(0 if c == 0 else 55 + 40 * c for c in (n // 36, n // 6 % 6, n % 6))
-        return _nearest(*rgb), index + 2
+            return _nearest(level, level, level), index + 2
+        n -= 16
+        r, g, b = (0 if c == 0 else 55 + 40 * c for c in (n // 36, n // 6 % 6, n % 6))
+        return _nearest(r, g, b), index + 2
     if kind == 2 and index + 3 < len(codes):
         return _nearest(*codes[index + 1 : index + 4]), index + 4
     return None, index + 1

@@ -87,9 +87,7 @@ def _markdown_cell(doc: Document, index: int, cell: Any) -> None:
     doc.add(text, index, [line + 1 for line in origins])
 
 
-def _code_cell(
-    doc: Document, index: int, cell: Any, language: str, defaults: CellOptions
-) -> None:
+def _code_cell(doc: Document, index: int, cell: Any, language: str, defaults: CellOptions) -> None:
     metadata = cell.get("metadata") or {}
     tags = [str(tag) for tag in metadata.get("tags") or []]
     parsed = parse_cell(text_of(cell.get("source")), tags, defaults)
@@ -107,7 +105,8 @@ def _code_cell(
             summary = escape(options.summary)
             doc.html(f'<details class="nb-fold"{opened}><summary>{summary}</summary>', index)
         fence = "`" * max([3, *(len(run) + 1 for run in _BACKTICKS.findall(parsed.source))])
-        lines = [None, *range(parsed.first_line, parsed.first_line + parsed.source.count("\n") + 1), None]  # fmt: skip
+        first = parsed.first_line
+        lines = [None, *range(first, first + parsed.source.count("\n") + 1), None]
         doc.add(f"{fence}{language}\n{parsed.source}\n{fence}", index, lines)
         if options.fold:
             doc.html("</details>", index)

@@ -28,7 +28,12 @@ from site_builder.notebooks.ansi import _ESCAPE
 from site_builder.notebooks.reader import text_of
 
 DEFAULT_TIMEOUT = 600  # seconds per cell, nbclient's convention
-_CELL_LINE = re.compile(r"(?:Cell In\s*\[\d*\]|<ipython-input-[\w-]+>|/ipykernel_\d+/\d+\.py)[^\n]*?(?:line (\d+)|\n-+> *(\d+))")  # fmt: skip
+# IPython 8 writes "Cell In[3], line 2"; older ones "<ipython-input-3-...> in <module>"
+# and then "----> 2 ..." on the line below.
+_CELL_LINE = re.compile(
+    r"(?:Cell In\s*\[\d*\]|<ipython-input-[\w-]+>|/ipykernel_\d+/\d+\.py)"
+    r"[^\n]*?(?:line (\d+)|\n-+> *(\d+))"
+)
 
 
 def cache_key(notebook: Any) -> str:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass, field
-from pathlib import PurePath
+from pathlib import Path
 from typing import Any
 
 from site_builder.errors import BuildError
@@ -57,7 +57,7 @@ class FrontMatter:
     raw: dict[str, Any] = field(default_factory=dict)  # before mapping: ``execute:`` etc.
 
 
-def find_front_matter(cells: list[Any], metadata: Any, rel: PurePath) -> FrontMatter:
+def find_front_matter(cells: list[Any], metadata: Any, rel: Path) -> FrontMatter:
     found = _raw_cell(cells, rel) or _metadata(metadata) or _fastpages(cells) or FrontMatter({})
     data, origins = _mapped(found.data, found.origins)
     _from_name(rel, data, origins)
@@ -71,7 +71,7 @@ def _first_cell(cells: list[Any]) -> tuple[int, Any] | None:
     return None
 
 
-def _raw_cell(cells: list[Any], rel: PurePath) -> FrontMatter | None:
+def _raw_cell(cells: list[Any], rel: Path) -> FrontMatter | None:
     first = _first_cell(cells)
     if first is None or first[1].get("cell_type") not in ("raw", "markdown"):
         return None
@@ -186,7 +186,7 @@ def _mapped(
     return out, where
 
 
-def _from_name(rel: PurePath, data: dict[str, Any], where: dict[str, Any]) -> None:
+def _from_name(rel: Path, data: dict[str, Any], where: dict[str, Any]) -> None:
     """``2020-02-20-test.ipynb`` or ``2020-02-20-test/index.ipynb``: a date and a slug."""
     stem = rel.parent.name if rel.stem == "index" else rel.stem
     match = DATED_NAME.match(stem)

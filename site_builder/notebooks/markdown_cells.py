@@ -86,7 +86,9 @@ def display_math(text: str) -> tuple[str, list[int]]:
     for piece, offset, anchor in pieces:
         for index, char in enumerate(piece):
             if char == "\n":
-                origins.append(line_of(offset + index + 1) if offset is not None else line_of(anchor))
+                origins.append(
+                    line_of(offset + index + 1) if offset is not None else line_of(anchor)
+                )
     return out, origins
 
 

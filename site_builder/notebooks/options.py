@@ -22,7 +22,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 _OPTION = re.compile(r"^\s*(#|//|--|%)\|\s?(.*)$")
-_FASTPAGES = re.compile(r"^\s*#\s*(hide|hide[_-]input|hide[_-]output|collapse(?:[_-](?:hide|show|output))?)\s*$")  # fmt: skip
+_FASTPAGES = re.compile(
+    r"^\s*#\s*(hide|hide[_-]input|hide[_-]output|collapse(?:[_-](?:hide|show|output))?)\s*$"
+)
 
 
 @dataclass(frozen=True)
@@ -130,7 +132,7 @@ def _read_options(lines: list[str]) -> tuple[dict[str, Any], str | None]:
 
 
 def _fastpages(flag: str) -> dict[str, Any]:
-    return {
+    meanings: dict[str, dict[str, Any]] = {
         "hide": {"include": False},
         "hide-input": {"echo": False},
         "hide-output": {"output": False},
@@ -138,7 +140,8 @@ def _fastpages(flag: str) -> dict[str, Any]:
         "collapse-hide": {"code-fold": True},
         "collapse-show": {"code-fold": "show"},
         "collapse-output": {"fold-output": True},
-    }.get(flag, {})
+    }
+    return meanings.get(flag, {})
 
 
 def _tags(tags: list[str]) -> dict[str, Any]:

@@ -27,17 +27,20 @@ def read_notebook(file: Path, rel: Path | str) -> Any:
 
 def parse_notebook(raw: bytes | str, rel: Path | str) -> Any:
     """Pure: the file's bytes in, a validated ``NotebookNode`` (or BuildError) out."""
-    try:
-        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise BuildError(rel, line, "the notebook is not valid UTF-8") from None
+    if isinstance(raw, bytes):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = raw[: exc.start].count(b"\n") + 1
+            raise BuildError(rel, line, "the notebook is not valid UTF-8") from None
+    else:
+        text = raw
     try:
         data = json.loads(text.removeprefix("\ufeff"))
     except json.JSONDecodeError as exc:
         message = f"not a notebook: invalid JSON ({exc.msg})"
         raise BuildError(rel, exc.lineno, message, exc.colno) from None
-    if not isinstance(data, dict) or "cells" not in data and "worksheets" not in data:
+    if not isinstance(data, dict) or ("cells" not in data and "worksheets" not in data):
         raise BuildError(rel, None, "not a notebook: the JSON has no 'cells'")
     version = data.get("nbformat")
     if version != 4:
@@ -49,7 +52,7 @@ def parse_notebook(raw: bytes | str, rel: Path | str) -> Any:
         raise BuildError(rel, None, f"unknown nbformat {version!r}: only nbformat 4 is read{hint}")
     import nbformat  # only sites with notebooks pay for the import (jsonschema)
 
-    notebook = nbformat.from_dict(data)
+    notebook = nbformat.from_dict(data)  # type: ignore[no-untyped-call]
     try:
         nbformat.validate(notebook)
     except nbformat.ValidationError as exc:
