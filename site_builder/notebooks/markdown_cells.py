@@ -62,6 +62,8 @@ def display_math(text: str) -> tuple[str, list[int]]:
         previous = text[: max(line_start - 1, 0)].rsplit("\n", 1)[-1] if line_start else ""
         pieces.append((text[pos:start], pos, pos))
         if before_text.strip() and not _INDENT.fullmatch(before_text):
+            last, offset, anchor = pieces[-1]
+            pieces[-1] = (last.rstrip(" \t"), offset, anchor)  # no trailing space left
             pieces.append(("\n\n" + indent, None, start))
         elif previous.strip():
             pieces.append(("\n", None, start))
