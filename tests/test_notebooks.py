@@ -52,7 +52,7 @@ def test_front_matter_from_the_metadata() -> None:
     spec = {
         "metadata": {"title": "From metadata", "date": "2023-05-06"},
         "cells": [{"markdown": "x"}],
-    }  # noqa: E501
+    }
     assert load(spec).front["title"] == "From metadata"  # type: ignore[attr-defined]
 
 
@@ -118,7 +118,7 @@ def test_a_notebook_that_breaks_the_schema() -> None:
 def test_unreadable_base64_names_the_cell() -> None:
     spec = [
         {"code": "x", "outputs": [{"output_type": "display_data", "data": {"image/png": "%%%"}}]}
-    ]  # noqa: E501
+    ]
     assert render_notebook(spec) == (
         "ERROR content/posts/nb.ipynb: cell 2: its image/png output is not base64\n"
     )
@@ -144,7 +144,7 @@ def test_outputs_reach_the_page_with_raw_html_off_while_cell_html_does_not() -> 
                     "data": {"text/html": "<table><tr><td>1</td></tr></table>"},
                 }
             ],
-        },  # noqa: E501
+        },
     ]
     html = render_notebook(spec, raw_html=False)
     assert "&lt;b&gt;typed&lt;/b&gt;" in html

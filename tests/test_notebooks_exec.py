@@ -35,7 +35,7 @@ def test_a_cell_that_raises_names_cell_and_line(tmp_path: Path) -> None:
             {"markdown": "Text."},
             {"code": "x = 1\n\nraise ValueError('no data')"},
         ]
-    }  # noqa: E501
+    }
     with pytest.raises(BuildError) as caught:
         loads_notebook(notebook_json(spec), Path("p.ipynb"), cwd=tmp_path)
     assert str(caught.value) == "p.ipynb: cell 3, line 3: ValueError: no data"

@@ -35,7 +35,7 @@ def _kinds(path: Path) -> set[str]:
             kind = output["output_type"]
             found.update(
                 output.get("data", {}) if kind in ("execute_result", "display_data") else [kind]
-            )  # noqa: E501
+            )
     return found
 
 
