@@ -56,6 +56,12 @@ class MarkdownContext:
     # Runs ``plot="file.py:function"`` in the post's folder (see ``site_builder.plots``);
     # None where the document has no folder of its own.
     plot: Callable[[str, Mapping[str, str]], PlotOutput] | None = field(default=None, compare=False)
+    # Made before Markdown by a trusted stage (a notebook's outputs, see
+    # ``site_builder.notebooks``): HTML by key, placed where a ```` ```{=prerendered} ````
+    # fence holds the key (``markdown.prerendered``), and files by name, written beside
+    # the page, which images may show although they are not on disk yet.
+    prerendered: Mapping[str, str] = field(default_factory=dict, compare=False)
+    files: Mapping[str, bytes] = field(default_factory=dict, compare=False)
 
 
 class FigureError(Exception):
