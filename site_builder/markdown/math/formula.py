@@ -17,7 +17,8 @@ from site_builder.markdown.math.colours import colour_edits, colours_of
 from site_builder.markdown.math.engine import Macros, convert
 from site_builder.markdown.math.macros import expand_optional, merged, take_definitions
 from site_builder.markdown.math.numbering import Register, number
-from site_builder.markdown.math.rewrite import Source, rewrite, rewrite_body
+from site_builder.markdown.math.rewrite import rewrite, rewrite_body
+from site_builder.markdown.math.source import Source
 
 
 @dataclass

@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from site_builder.markdown.math.colours import defined_colour
 from site_builder.markdown.math.engine import Macros, MathError
-from site_builder.markdown.math.rewrite import Source, group_end
+from site_builder.markdown.math.source import Source, group_end
 
 _DEFINITION = re.compile(
     r"\\(?P<kind>(?:re)?newcommand|providecommand|DeclareMathOperator|def|let|definecolor)"
