@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import re
 
+from site_builder.markdown.math.engine import MathError
 from site_builder.markdown.math.source import Edit, group_end, rows_of, top_level
 
 _SUBSTACK = re.compile(r"\\substack\s*\{")
-_ARRAY_SPEC = re.compile(r"(\\begin\s*\{(?:array|tabular)\})\s*(\[[^\]]*\]\s*)?\{")
+_ARRAY_SPEC = re.compile(r"(\\begin\s*\{(?:array|tabular)\})\s*(\[[^\]]*\]\s*)?(~[\s~]*)?\{")
+_ARRAY = re.compile(r"\\begin\s*\{(?:array|tabular)\}(?!\s*(?:\[[^\]]*\]\s*)?[~\s]*\{)")
 _SCRIPT_COLOUR = re.compile(r"[_^]\s*(\\color\s*(?:\[[^\]]*\])?\s*\{[^{}]*\}\s*\{)")
 EQNARRAY = re.compile(r"\\begin\s*\{eqnarray(\*?)\}(.*?)\\end\s*\{eqnarray\1\}", re.DOTALL)
 _TEXT = re.compile(r"\\(?:text|textrm|textbf|textit|textsf|texttt|mbox|emph)\s*\{")
+_DOLLAR = re.compile(r"(?<!\\)\$")  # as ``math_in_text`` splits a text
 _TAG_ARGUMENT = re.compile(r"\\tag\*?\s*\{")
 _MATHOP = re.compile(r"\\mathop\s*\{")
 _LIMITS = re.compile(r"\s*\\(no)?limits(?![A-Za-z])")
@@ -24,14 +27,21 @@ _SCRIPT = re.compile(r"\s*([_^])\s*(\\[A-Za-z]+|\\.|[^{\s\\])?")
 
 def text_underscores(text: str) -> list[Edit]:
     """``\\text{cross_entropy}``: an underscore in text is a literal one; so is an ampersand
-    there or in a ``\\tag`` (``\\tag{if A & B commute}``: MathJax read the braces whole)."""
+    there or in a ``\\tag`` (``\\tag{if A & B commute}``: MathJax read the braces whole).
+    Not inside ``$...$`` in the text (``\\text{at $x_0$}``): that is math again."""
     edits: list[Edit] = []
     for pattern, specials in ((_TEXT, "_&"), (_TAG_ARGUMENT, "&")):
         for match in pattern.finditer(text):
             close = group_end(text, match.end() - 1)
             if close is None:
                 continue
+            dollars = len(_DOLLAR.findall(text, match.end(), close))
+            in_math = False
             for at in range(match.end(), close):
+                if text[at] == "$" and text[at - 1] != "\\" and dollars % 2 == 0:
+                    in_math = not in_math
+                if in_math:
+                    continue
                 if text[at] in specials and text[at - 1] != "\\":
                     edits.append((at, at + 1, "\\" + text[at]))
                 if text[at] in "&%_#$" and text[at + 1] == " ":  # math-core drops that space
@@ -100,7 +110,14 @@ def array_specs(text: str) -> list[Edit]:
 
     ``@{..}``, ``!{..}``, ``>{..}`` and ``<{..}`` go (spacing and material between
     columns, which MathJax drew), ``*{n}{cols}`` is repeated out, a paragraph column
-    (``p{2cm}``) is a left-aligned one, and the vertical position (``[t]``) goes."""
+    (``p{2cm}``) is a left-aligned one, and the vertical position (``[t]``) goes, and so
+    does a ``~`` before the spec (MathJax skipped it). An array without a spec is an error
+    in plain words (math-core's is about "string literals")."""
+    if missing := _ARRAY.search(text):
+        raise MathError(
+            "\\begin{array} needs its columns in braces right after it, as in \\begin{array}{cc}",
+            missing.end(),
+        )
     edits: list[Edit] = []
     for match in _ARRAY_SPEC.finditer(text):
         close = group_end(text, match.end() - 1)
@@ -108,7 +125,7 @@ def array_specs(text: str) -> list[Edit]:
             continue
         spec = text[match.end() : close]
         simple = simple_spec(spec)
-        if simple is not None and (simple != spec or match.group(2)):
+        if simple is not None and (simple != spec or match.group(2) or match.group(3)):
             edits.append((match.start(), close, f"{match.group(1)}{{{simple}"))
     return edits
 
@@ -177,3 +194,22 @@ def top_level_lines(text: str) -> list[Edit]:
         return []
     name = "aligned" if top_level(text, "&") else "gathered"
     return [(0, 0, f"\\begin{{{name}}}"), (len(text), len(text), f"\\end{{{name}}}")]
+
+
+_OPERATORNAME = re.compile(r"\\operatorname(\*?)\s*\{")
+# What math-core's \operatorname cannot read as text: fonts, scripts (``\mathbb{E}``).
+_NOT_TEXT = re.compile(r"\\(?:math[a-z]+|rm|bf|it|sf|tt|cal|bm|boldsymbol|pmb)(?![A-Za-z])|[_^]")
+
+
+def operator_names(text: str, display: bool) -> list[Edit]:
+    """``\\operatorname{\\mathbb{E}}``: math-core's ``\\operatorname`` takes text only; an
+    operator made of math is a ``\\mathop``, as amsmath sets it (scripts beside; the
+    starred form's under and over in display math)."""
+    edits: list[Edit] = []
+    for match in _OPERATORNAME.finditer(text):
+        close = group_end(text, match.end() - 1)
+        if close is None or not _NOT_TEXT.search(text, match.end(), close):
+            continue
+        limits = "\\limits" if match.group(1) and display else ""
+        edits.append((match.start(), close + 1, f"\\mathop{{{text[match.end() : close]}}}{limits}"))
+    return edits

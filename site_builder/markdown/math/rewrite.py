@@ -107,7 +107,7 @@ _BBOX = re.compile(r"\\bbox\s*(?:\[[^\]]*\])?\s*(?=\{)")
 _URL = re.compile(r"\\url\s*\{([^{}]*)\}")
 _MSKIP = re.compile(r"\\(mskip|mkern|kern|hskip)\s*\{([^{}]*)\}")
 _DROPPED = re.compile(
-    r"\\(?:allowbreak|global|mathclap|mathllap|mathrlap|clap|llap|rlap)(?![A-Za-z])"
+    r"\\(?:allowbreak|global|mathclap|mathllap|mathrlap|clap|llap|rlap|vcenter)(?![A-Za-z])"
 )
 # LaTeX's sizes relative to the text, as KaTeX sets them.
 SIZES = {"tiny": 0.5, "scriptsize": 0.7, "footnotesize": 0.8, "small": 0.9, "normalsize": 1,
@@ -132,19 +132,22 @@ _ESCAPED_STAR = re.compile(r"\\\*")
 # ``X \not\!\perp\!\!\!\perp Y`` (not independent): MathJax slashed the relation across
 # the negative space; math-core wants the relation right after ``\not``.
 _SPACED_NOT = re.compile(r"\\not(?:\s*\\[!,:; ])+\s*")
+# ``\theta_i^'``: MathJax reads a prime as the superscript; math-core wants it bare.
+_SCRIPT_PRIME = re.compile(r"(?<!\\)\^\s*(?='+)")
 _INLINE_TAG = re.compile(r"\\tag(\*?)\s*\{([^{}$]*)\}")
 # A backslash that ends a line, after an even number of them (``\\`` is a row break).
 _CONTROL_SPACE = re.compile(r"(?<!\\)((?:\\\\)*)\\[\n\t]")
 
 
-def rewrite(source: Source, display: bool) -> None:
-    """Every rewrite, in order; ``display`` formulas may also break lines at the top level."""
-    rewrite_common(source)
+def rewrite(source: Source, display: bool, lines: bool = False) -> None:
+    """Every rewrite, in order; ``display`` formulas may also break lines at the top level,
+    and so may ``lines`` ones (kramdown's ``$$`` beside text, display math pasted inline)."""
+    rewrite_common(source, display)
     if not display and "\\tag" in source.text:  # kramdown's $$..$$ beside text: inline
         source.sub(_INLINE_TAG, _inline_tag)
     if "\\\\" not in source.text:
         return  # no line break anywhere: nothing below applies
-    if display:
+    if display or lines:
         source.edit(groups.top_level_lines(source.text))
         return
     source.sub(_INLINE_DOUBLED, lambda m: "\\" + m.group(1))  # \\| is no line break inline
@@ -161,14 +164,14 @@ def _inline_tag(match: re.Match[str]) -> str:
     return f"\\qquad\\text{{{tag}}}"
 
 
-def rewrite_common(source: Source) -> None:
+def rewrite_common(source: Source, display: bool = False) -> None:
     """The rewrites that hold anywhere: in a formula and in a macro's body."""
     if not _TRIGGER.search(source.text):
         return  # most formulas hold nothing to rewrite: one scan instead of twenty
     if 0 < source.text.count("\\\\{") == source.text.count("\\\\}"):  # paired: set braces
         source.sub(_DOUBLED, lambda m: "\\" + m.group(1))
     source.sub(_ESCAPED_STAR, lambda m: "*")  # Markdown's \* kept in math: an asterisk
-    source.sub(_ROW_SPACE, lambda m: "\\\\")
+    source.sub(_ROW_SPACE, lambda m: "\\\\ ")  # the space: ``\\[2pt]{x}`` is no ``\{``
     source.sub(_RENAMED_ENV, _renamed_environment)
     source.sub(_COMMAND, lambda m: "\\" + _COMMANDS[m.group(1)])
     source.sub(_RENAMED_MATRIX, _renamed_matrix)
@@ -192,9 +195,11 @@ def rewrite_common(source: Source) -> None:
     source.edit(groups.text_underscores(source.text))
     source.edit(groups.math_in_text(source.text))
     source.sub(groups.EQNARRAY, groups.eqnarray)
+    source.edit(groups.operator_names(source.text, display))
     source.edit(groups.mathop_limits(source.text))
     source.sub(_CONTROL_SPACE, lambda m: m.group(1) + "\\ ")
     source.sub(_SPACED_NOT, lambda m: "\\not")
+    source.sub(_SCRIPT_PRIME, lambda m: "")
 
 
 # Anything a rewrite above acts on; a formula without any is left as it is.
@@ -210,12 +215,14 @@ _TRIGGER_NAMES = {
     "mathclap",
     "mathllap",
     "mathrlap",
+    "vcenter",
+    "operatorname",
 }
 _TRIGGER = re.compile(
     r"\\(?:\\|\*|mathop|begin|end|left|right|middle|color|textcolor|smash|substack|verb|url|href|"
     r"html[A-Z][a-z]+|mskip|mkern|kern|hskip|colorbox|fcolorbox|text[a-z]*|mbox|emph|clap|"
     r"llap|rlap|" + "|".join(sorted(_TRIGGER_NAMES, key=len, reverse=True)) + r")(?![A-Za-z])"
-    r"|\\[A-Za-z]+\*|\\[\n\t]|[" + "".join(_UNICODE) + "]"
+    r"|\\[A-Za-z]+\*|\\[\n\t]|[_^]\s*'|[" + "".join(_UNICODE) + "]"
 )
 
 
