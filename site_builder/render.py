@@ -51,6 +51,7 @@ def render_markdown(
         bibliography=load_bibliography(source, config),
         citation_style=config.citation_style,
         macros=tuple({**dict(config.math_macros), **dict(source.math_macros)}.items()),
+        math_errors=config.math_errors,
         widgets=runners[0],
         plot=runners[1],
     )

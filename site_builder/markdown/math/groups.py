@@ -116,7 +116,7 @@ def array_specs(text: str) -> list[Edit]:
     if missing := _ARRAY.search(text):
         raise MathError(
             "\\begin{array} needs its columns in braces right after it, as in \\begin{array}{cc}",
-            missing.end(),
+            missing.end() + len(text[missing.end() :]) - len(text[missing.end() :].lstrip()),
         )
     edits: list[Edit] = []
     for match in _ARRAY_SPEC.finditer(text):
