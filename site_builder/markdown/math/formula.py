@@ -16,8 +16,14 @@ from markdown_it.common.utils import escapeHtml
 
 from site_builder.markdown.math.colours import colour_edits, colours_of
 from site_builder.markdown.math.engine import BROKEN, Macros, MathError, convert
-from site_builder.markdown.math.expand import expand_here
-from site_builder.markdown.math.macros import Taken, merged, take_definitions
+from site_builder.markdown.math.expand import HERE, expand_here
+from site_builder.markdown.math.macros import (
+    Taken,
+    as_here,
+    expanded_here,
+    merged,
+    take_definitions,
+)
 from site_builder.markdown.math.numbering import Register, number
 from site_builder.markdown.math.rewrite import rewrite, rewrite_body
 from site_builder.markdown.math.source import Source
@@ -64,7 +70,7 @@ class Formula:
         self._colours = colours_of(self.macros) | colours_of(tuple(taken.definitions))
         for name, body in taken.definitions:
             expanded = Source(body)
-            if not name.startswith(BROKEN):
+            if not name.startswith((BROKEN, HERE)):  # those expanded here: at the use
                 _expand_here(expanded, self.macros)
                 expanded.text = _with_colours(expanded.text, self._colours)
             self.macros = merged(self.macros, ((name, expanded.text),))
@@ -144,8 +150,12 @@ def _expand_here(source: Source, macros: Macros) -> bool:
 
 @lru_cache(maxsize=64)
 def rewrite_macros(macros: Macros) -> Macros:
-    """The site's and the front matter's macros, rewritten once as a formula would be."""
-    return tuple((name, _with_colours(body, {})) for name, body in macros)
+    """The site's and the front matter's macros, rewritten once as a formula would be (those
+    math-core cannot take are kept to be expanded here, see ``expand``)."""
+    return tuple(
+        as_here(name, body) if expanded_here(body) else (name, _with_colours(body, {}))
+        for name, body in macros
+    )
 
 
 def _with_colours(body: str, colours: dict[str, str]) -> str:

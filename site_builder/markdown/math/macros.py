@@ -131,9 +131,26 @@ def _definition(text: str, match: re.Match[str], taken: Taken) -> tuple[str, str
         # \mathop, as amsmath sets it.
         plain = re.fullmatch(r"(?:[\w\s.,'*-]|\\[,;:! ])+", body)
         body = f"\\operatorname{match.group('star')}{{{body}}}" if plain else f"\\mathop{{{body}}}"
-    if here or default is not None or "##" in body:
+    if here or default is not None or expanded_here(body):
         return (*here_macro(name, arity, default, body), close + 1)
     return name, body, close + 1
+
+
+# ``\operatorname*{\mathbb{E}}``: set as ``\mathop``, whose limits go under and over only
+# in display math, which a body does not know; expanded here, the formula does.
+_STARRED_MATH_OPERATOR = re.compile(r"\\operatorname\*\s*\{[^{}]*[\\_^]")
+
+
+def expanded_here(body: str) -> bool:
+    """Whether a body is for :mod:`expand` rather than math-core (besides a symbol's name or
+    an optional argument): ``##`` in it, or a starred operator made of math."""
+    return "##" in body or _STARRED_MATH_OPERATOR.search(body) is not None
+
+
+def as_here(name: str, body: str) -> tuple[str, str]:
+    """A site.yaml or front-matter macro as one expanded here, its arity its highest ``#n``."""
+    arity = max((int(n) for n in re.findall(r"(?<!#)#(\d)", body)), default=0)
+    return here_macro(name, arity, None, body)
 
 
 def merged(*sets: Macros) -> Macros:
