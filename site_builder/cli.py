@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from site_builder import __version__
+from site_builder.summary import summary
 
 if TYPE_CHECKING:
     from site_builder.build import BuildResult
@@ -164,11 +165,6 @@ def quick_noop(args: argparse.Namespace, snapshot: Snapshot | None, started: flo
     if args.verbose:
         print("  nothing changed since the last build: no file was read or written")
     return True
-
-
-def summary(pages: int, posts: int) -> str:
-    """``9 pages (1 post)``: counted in words a person would use."""
-    return f"{pages} page{'s' * (pages != 1)} ({posts} post{'s' * (posts != 1)})"
 
 
 def _options(args: argparse.Namespace) -> tuple[object, ...]:
