@@ -44,6 +44,7 @@ class RenderInputs:
     raw_html: bool
     citation_style: str
     macros: tuple[tuple[str, str], ...]  # site.yaml's, then the front matter's
+    math_errors: str  # site.yaml's ``math: {errors: ...}``: "stop" or "show"
     bibliography: Path | None  # the file, relative to the site (``bibliography.file_for``)
     bibliography_line: int
     bibliography_hash: str  # of the file's bytes; "" when there is none
@@ -73,6 +74,7 @@ def render_inputs(
         raw_html=config.raw_html,
         citation_style=config.citation_style,
         macros=tuple({**dict(config.math_macros), **dict(source.math_macros)}.items()),
+        math_errors=config.math_errors,
         bibliography=named,
         bibliography_line=source.bibliography_line,
         bibliography_hash=bibliography_hash(named) if named else "",
@@ -105,6 +107,7 @@ def render_markdown(
         bibliography=load_bibliography(inputs, root),
         citation_style=inputs.citation_style,
         macros=inputs.macros,
+        math_errors=inputs.math_errors,
         widgets=runners[0],
         plot=runners[1],
     )

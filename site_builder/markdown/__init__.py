@@ -47,6 +47,9 @@ class MarkdownContext:
     # Math macros in force from the first formula: site.yaml's, then the front matter's,
     # as (name without backslash, LaTeX body).
     macros: tuple[tuple[str, str], ...] = ()
+    # site.yaml's ``math: {errors: ...}``: "stop" (a formula that does not convert is an
+    # error) or "show" (a warning, and the formula is shown as its TeX in a marked box).
+    math_errors: str = "stop"
     # The site's widgets by name (see ``site_builder.widgets``): a figure's
     # ``widget="name"`` calls one with the figure's other attributes. Passed in, so this
     # stage never imports a site's code.
