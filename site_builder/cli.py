@@ -264,7 +264,7 @@ def run_import(args: argparse.Namespace) -> int:
     from site_builder.importer import import_posts
 
     into = args.into if args.into is not None else args.root.resolve() / "content" / "posts"
-    report = import_posts(args.source, into, args.source_format)
+    report = import_posts(args.source, into, args.source_format, args.root.resolve())
     for post in report.posts:
         if post.skipped:
             print(f"{post.source}: skipped: {post.skipped}", file=sys.stderr)
