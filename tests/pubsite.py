@@ -16,6 +16,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from site_builder.config import SiteConfig, load_config
+from site_builder.menu import site_menu
 from site_builder.meta import home_meta, page_meta
 from site_builder.pages import make_environment, render_template
 from site_builder.publications import Publications, load_publications, selected
@@ -94,6 +95,7 @@ def render(root: Path) -> Rendered:
     assert config.publications is not None
     pubs = load_publications(config.publications, root, config.author, config.math_macros)
     env = make_environment(config)
+    env.globals["menu"] = site_menu(config, (), lambda page: "")  # the build's site.menu
     meta = page_meta(config, "publications/", "Publications", f"Papers by {config.author}.")
     page = render_template(
         env, "publications.html", publications=pubs, page_path="publications/", meta=meta
