@@ -155,6 +155,7 @@ def test_months_order_a_year_and_unknown_fields_are_kept(edge) -> None:  # type:
     assert years == [
         ("2024", ["lee2024sqrt", "lee2024march", "lee2024nomonth"]),  # Dec, Mar, none
         ("2019", ["lee2019thesis"]),
+        ("2018", ["lee2018url"]),
     ]
     first = edge.publications.entries[0]
     assert "reviewer_notes = {an unknown field, kept}" in first.bibtex
@@ -219,8 +220,16 @@ def test_a_missing_local_file_is_a_warning_at_its_line(edge) -> None:  # type: i
         "papers.bib:47: warning: 'posters/thesis.pdf' is not a file under static/ (nor "
         "static/pdf/): no button for it"
     ]
-    labels = [link.label for link in edge.publications.entries[-1].links]
+    labels = [link.label for link in edge.publications.entries[-2].links]
     assert "Poster" not in labels
+
+
+def test_link_fields_are_read_verbatim_not_as_latex(edge) -> None:  # type: ignore[no-untyped-def]
+    links = {link.label: link.href for link in edge.publications.entries[-1].links}
+    assert links == {
+        "Code": "https://example.org/code?x=1&y=2",
+        "Website": "https://www.example.edu/~ylee/a--b_c/",  # not a no-break space, a dash
+    }
 
 
 @pytest.mark.parametrize(

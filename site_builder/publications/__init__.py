@@ -32,6 +32,7 @@ __all__ = ["Link", "Publication", "Publications", "Year", "load_publications", "
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 NO_YEAR = "Undated"
 _PERCENT = re.compile(r"(?<!\\)%")
+_ESCAPED = re.compile(r"\\([_%&#~$])")
 _VENUE_FIELDS = ("journal", "booktitle", "howpublished", "school", "institution", "publisher")
 
 
@@ -167,7 +168,8 @@ def _publication(
     if decoded.get("month") and not month:
         where = Location(shown, source.field_line("month"))
         warnings.append(BuildWarning(where, f"unknown month {decoded['month']!r} in '{key}'"))
-    buttons, problems = links(decoded, root, shown, {f.name.lower(): f.line for f in source.fields})
+    lines = {f.name.lower(): f.line for f in source.fields}
+    buttons, problems = links({k: _verbatim(v) for k, v in raw.items()}, root, shown, lines)
     warnings.extend(problems)
     title, title_markup = _rich(raw["title"], macros)
     persons = entry.persons.get("author") or entry.persons.get("editor") or []
@@ -200,6 +202,12 @@ def _decode(value: str) -> str:
         return _latex(_PERCENT.sub(r"\\%", value))
     except Exception:  # pybtex's LaTeX reader rejects a few odd strings: show them as written
         return " ".join(value.split())
+
+
+def _verbatim(value: str) -> str:
+    """A link field as written, less braces and escapes: LaTeX decoding would turn a URL's
+    ``~`` into a no-break space and its ``--`` into a dash."""
+    return _ESCAPED.sub(r"\1", " ".join(value.replace("{", "").replace("}", "").split()))
 
 
 def _rich(value: str, macros: tuple[tuple[str, str], ...]) -> tuple[str, str]:
