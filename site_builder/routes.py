@@ -232,7 +232,7 @@ def _bundle_files(source: SourcePost, root: Path) -> list[tuple[str, Path]]:
     own = []
     for file in files_under(source.bundle_dir, root):
         rel = file.relative_to(source.bundle_dir)
-        if file.name == "index.md" or file.suffix.lower() == ".bib":
+        if file.name == source.path.name or file.suffix.lower() == ".bib":
             continue
         if nested and (file.suffix == ".md" or _in_other_bundle(source.bundle_dir, rel)):
             continue
