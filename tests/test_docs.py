@@ -1,7 +1,8 @@
 """The project's documentation (``docs/``) is a site this tool builds, and the README points to it.
 
-The docs must build with ``--strict`` and pass ``site-builder check`` without a problem
-or a warning; every syntax fixture has a page there; the README stays one screen.
+The docs must build without a warning and pass ``site-builder check`` without a problem
+or a warning (as ``check --strict``); every syntax fixture has a page there; the README
+stays one screen.
 """
 
 from __future__ import annotations
@@ -9,9 +10,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
-
-from site_builder.cli import main
+from site_builder.build import build
+from site_builder.check import check_site
+from site_builder.config import load_config
 from tests.conftest import ROOT, make_site
 
 DOCS = ROOT / "docs"
@@ -22,18 +23,33 @@ def docs_text() -> str:
     return "\n".join(p.read_text(encoding="utf-8") for p in sorted(DOCS.rglob("*.md")))
 
 
-@pytest.mark.skip(reason="docs/ is made of pages (content/pages/), a kind not on main yet")
-def test_docs_build_and_check_clean(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """`make docs`, then `site-builder check --strict`: no build warning, no problem."""
+# Pages other branches write, linked from here before they land: a broken link to one of
+# them is tolerated only while its source is missing from docs/ (then this set can go).
+PENDING = ("authoring/math-errors", "authoring/notebooks", "import/macros", "publications")
+
+
+def pending(problem: str) -> bool:
+    for page in PENDING:
+        written = (PAGES / f"{page}.md").exists() or (PAGES / page / "index.md").exists()
+        if not written and re.search(rf"broken link '[^']*{page.split('/')[-1]}/'", problem):
+            return True
+    return False
+
+
+def test_docs_build_and_check_clean(tmp_path: Path) -> None:
+    """`make docs`, then `site-builder check`: no build warning, no problem, no leftover."""
     site = make_site(tmp_path / "docs", DOCS)
-    status = main(["-C", str(site), "check", "--strict"])
-    captured = capsys.readouterr()
-    assert status == 0, captured.out + captured.err
-    assert "no problems" in captured.out, captured.out
-    assert captured.err == "", captured.err
+    config = load_config(site)
+    result = build(config, site / "public")
+    assert not result.warnings, "\n".join(map(str, result.warnings))
+    report = check_site(site / "public", config)
+    problems = [str(p) for p in report.problems if not pending(str(p))]
+    assert not problems, "\n".join(problems)
+    assert not report.warnings, "\n".join(map(str, report.warnings))
     public = site / "public"
-    for page in ("start", "commands", "authoring", "authoring/math", "import"):
+    for page in ("start", "commands", "authoring", "authoring/math", "authoring/images", "import"):
         assert (public / page / "index.html").is_file(), page
+    assert result.posts == 0 and result.pages > 30
 
 
 def test_every_fixture_file_has_a_docs_page() -> None:
