@@ -254,6 +254,8 @@ def links_to_missing_posts(table: Routes, posts: Iterable[Post], root: Path) -> 
     published = set(slugs)
     warnings = []
     for post in posts:
+        if post.source.kind != "post":  # ``../x/`` from a page at ``about/`` is no post link
+            continue
         for link in post.rendered.links:
             match = _POST_LINK.match(link)
             if match is None or match.group(1) == ".." or match.group(1) in published:
