@@ -254,7 +254,7 @@ def links_to_missing_posts(table: Routes, posts: Iterable[Post], root: Path) -> 
     published = set(slugs)
     warnings = []
     for post in posts:
-        if post.source.kind != "post":  # ``../x/`` from a page at ``about/`` is no post link
+        if not kinds.BY_NAME[post.source.kind].dated:  # ``../x/`` from ``about/`` is no post
             continue
         for link in post.rendered.links:
             match = _POST_LINK.match(link)
