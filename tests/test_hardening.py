@@ -592,14 +592,14 @@ def test_serve_on_all_interfaces_prints_usable_urls() -> None:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="renameat2 is Linux's")
 def test_full_build_swaps_public_in_one_step(tmp_path: Path) -> None:
-    from site_builder import writer
+    from site_builder import swap
 
     old, new = tmp_path / "public", tmp_path / "stage"
     old.mkdir()
     new.mkdir()
     (old / "index.html").write_text("old")
     (new / "index.html").write_text("new")
-    if not writer._exchange(new, old):
+    if not swap.exchange(new, old):
         pytest.skip("this file system cannot exchange directories")
     assert (old / "index.html").read_text() == "new"  # never a moment without public/
     assert (new / "index.html").read_text() == "old"
