@@ -18,6 +18,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -122,6 +123,71 @@ def test_every_cache_kind_has_a_damage_test(tmp_path: Path) -> None:
     kinds.discard("state.db-wal")
     kinds.discard("state.db-shm")
     assert kinds <= set(CACHE_KINDS), kinds - set(CACHE_KINDS)
+
+
+def _cache_a_file(cache: Path) -> None:
+    shutil.rmtree(cache)
+    cache.write_text("not a folder")
+
+
+def _state_a_folder(cache: Path) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{cache / 'state.db'}{suffix}").unlink(missing_ok=True)
+    (cache / "state.db" / "x").mkdir(parents=True)
+
+
+def _kinds_files(cache: Path) -> None:
+    for kind in ("config", "templates", "jinja-code", "font", "bibliography"):
+        shutil.rmtree(cache / kind, ignore_errors=True)
+        (cache / kind).write_text("not a folder")
+
+
+def _unreadable(cache: Path) -> None:
+    cache.chmod(0)
+
+
+@pytest.mark.parametrize(
+    ("damage", "said"),
+    [
+        (_cache_a_file, ".cache is not a folder"),
+        (_state_a_folder, ".cache/state.db is not a file"),
+        (_kinds_files, None),  # each kind's folder is made again in its place
+        pytest.param(
+            _unreadable,
+            ".cache cannot be read",
+            marks=pytest.mark.skipif(os.geteuid() == 0, reason="root reads any folder"),
+        ),
+    ],
+)
+def test_a_cache_of_the_wrong_shape_costs_time_not_the_build(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    scholar_clean: dict[str, str],
+    damage: Callable[[Path], None],
+    said: str | None,
+) -> None:
+    """A ``.cache`` that is a file ended in a NotADirectoryError traceback (issue 25)."""
+    site = make_site(tmp_path / "site", SCHOLAR)
+    assert run(site) == 0
+    damage(site / ".cache")
+    try:
+        shutil.rmtree(site / "public")
+        capsys.readouterr()
+        for _ in range(2):
+            assert run(site) == 0
+            assert tree_digest(site / "public") == scholar_clean
+        err = capsys.readouterr().err
+    finally:
+        with contextlib.suppress(OSError):
+            (site / ".cache").chmod(0o755)
+    assert "Traceback" not in err
+    if said is None:
+        assert err == ""
+    else:  # one line a build, naming the damage
+        assert (
+            err.splitlines()
+            == [f"{said}: building without the cache (delete it to start a new one)"] * 2
+        )
 
 
 # -- workers --------------------------------------------------------------------------------
