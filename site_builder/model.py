@@ -33,6 +33,7 @@ class Post:
     path: str  # site-relative directory, e.g. "posts/attention/"
     url: str  # absolute URL of the page
     site_title: str = ""  # for the APA reference in "Cite this post"
+    cite_type: str = "article"  # the BibTeX entry's type (``SiteConfig.cite_type``)
 
     @cached_property
     def citation(self) -> Citation:
@@ -46,6 +47,7 @@ class Post:
             date=f"{date.year}, {MONTHS[date.month - 1]} {date.day}",
             site=self.site_title,
             urldate=(self.source.updated or date).strftime("%Y-%m-%d"),
+            entry_type=self.cite_type,
         )
 
     @property
@@ -119,6 +121,7 @@ def make_post(source: SourcePost, rendered: Rendered, config: SiteConfig) -> Pos
         path=path,
         url=config.absolute_url(path),
         site_title=config.title,
+        cite_type=config.cite_type,
     )
 
 
