@@ -17,6 +17,7 @@ from stat import S_ISREG
 from typing import Any
 
 from site_builder.config import SiteConfig, math_macros, toc_problem
+from site_builder.control import CONTROL, control_message
 from site_builder.errors import BuildError, BuildWarning, Location
 from site_builder.slug import slugify
 
@@ -187,26 +188,14 @@ def read_post(
     return parse_post(text, rel, config, known)
 
 
-# C0 controls but tab and newline, and DEL: XML 1.0 forbids them (feed.xml would not
-# parse) and HTML calls them parse errors. A form feed pasted from a PDF is the usual one.
-CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-
-
 def check_control_characters(text: str, rel: Path | str) -> None:
     """Stop at the first control character, naming it: it cannot appear in the site."""
     match = CONTROL.search(text)
     if match is None:
         return
-    char = match.group()
     line = text.count("\n", 0, match.start()) + 1
     column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
-    name = _CONTROL_NAMES.get(char, "a control character")
-    message = f"U+{ord(char):04X} ({name}) cannot appear in a page or the feed: delete it"
-    raise BuildError(rel, line, message, column)
-
-
-_CONTROL_NAMES = {"\x00": "NUL", "\x07": "bell", "\x08": "backspace", "\x0b": "vertical tab",
-                  "\x0c": "form feed", "\x1b": "escape", "\x7f": "delete"}  # fmt: skip
+    raise BuildError(rel, line, control_message(match.group()), column)
 
 
 def normalise_newlines(text: str) -> str:

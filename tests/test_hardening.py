@@ -681,6 +681,42 @@ def test_control_characters_in_a_bib_are_an_error() -> None:
         bibliography.parse("@misc{k,\n  title = {A\x0cB}, year = {2020}}\n", "refs.bib")
 
 
+# Each YAML escape of a character XML forbids, in each place a post's or the site's text
+# reaches the feed from: (file, its text with {} for the escape, the line it is on).
+_ESCAPED_FIELDS = [
+    ("content/posts/a.md", '---\ntitle: "Attention{}"\ndate: 2026-01-05\n---\n\nText.\n', 2),
+    ("content/posts/a.md", '---\ntitle: T\ndate: 2026-01-05\nauthor: "A{}"\n---\n', 4),
+    ("content/posts/a.md", '---\ntitle: T\ndate: 2026-01-05\ndescription: "{}"\n---\n', 4),
+    ("content/posts/a.md", '---\ntitle: T\ndate: 2026-01-05\ntags:\n  - ml\n  - "x{}"\n---\n', 6),
+    ("site.yaml", 'title: "Blog{}"\nauthor: A\nbase_url: https://example.org/\n', 1),
+]
+
+
+@pytest.mark.parametrize("escape", ["\\a", "\\e", "\\0", "\\x0b", "\\uffff"])
+@pytest.mark.parametrize(("rel", "text", "line"), _ESCAPED_FIELDS)
+def test_an_escaped_control_character_never_makes_an_invalid_feed(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    escape: str,
+    rel: str,
+    text: str,
+    line: int,
+) -> None:
+    """``title: "A\a"`` built a feed.xml no XML parser reads (issue 25): now it stops at its
+    line, as the character written in a post's body does."""
+    import xml.etree.ElementTree as ET
+
+    site = make_site(tmp_path / "site")
+    (site / rel).write_text(text.format(escape), encoding="utf-8")
+    status = run(site)
+    if status == 0:
+        ET.parse(site / "public" / "feed.xml")  # raises when not well-formed
+    assert status == 1
+    first = capsys.readouterr().err.splitlines()[0]
+    assert first.startswith(f"{rel}:{line}:"), first
+    assert f'the escape "{escape}", cannot appear in a page or the feed' in first
+
+
 def test_biblatex_extended_names_are_read() -> None:
     text = (
         "@article{smith2020,\n"
