@@ -20,6 +20,7 @@ from site_builder.config import SiteConfig, math_macros, toc_problem
 from site_builder.control import CONTROL, control_message
 from site_builder.errors import BuildError, BuildWarning, Location
 from site_builder.slug import slugify
+from site_builder.tags import merge_tags
 
 KNOWN_KEYS = {
     "title",
@@ -168,7 +169,9 @@ def load_posts(config: SiteConfig, previous: dict[str, FileRecord] | None = None
             continue
         posts.append(post)
     errors.extend(_duplicate_slugs(posts))
-    errors.extend(_tag_collisions(posts))
+    posts, merged, collisions = merge_tags(posts)  # one spelling a tag
+    warnings.extend(merged)
+    errors.extend(collisions)
     return LoadedContent(tuple(posts), tuple(warnings), tuple(errors), records, reparsed)
 
 
@@ -407,32 +410,6 @@ def _duplicate_slugs(posts: list[SourcePost]) -> list[BuildError]:
             )
         )
     return errors
-
-
-def _tag_collisions(posts: list[SourcePost]) -> list[BuildError]:
-    """Two different tags that would share one page (``a/b`` and ``a-b``). Tags that differ
-    only in case (``ML``, ``ml``) are one tag, not a collision."""
-    from site_builder.slug import tag_slug
-
-    first: dict[str, tuple[str, SourcePost]] = {}
-    errors = []
-    for post in posts:
-        for name in post.tags:
-            slug = tag_slug(name)
-            other, where = first.setdefault(slug, (name, post))
-            if _fold(other) != _fold(name):
-                message = (
-                    f"tag '{name}' would share the page tags/{slug}/ with tag '{other}' "
-                    f"({where.path}): rename one of them"
-                )
-                errors.append(BuildError(post.path, post.tags_line, message))
-    return errors
-
-
-def _fold(name: str) -> str:
-    import unicodedata
-
-    return unicodedata.normalize("NFC", name).casefold()
 
 
 def _missing(key: str, data: dict[Any, Any], line_of: Any) -> tuple[int, str]:

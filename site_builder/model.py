@@ -139,7 +139,8 @@ def tag_groups(
     sources: list[SourcePost],
 ) -> list[tuple[str, str, tuple[SourcePost, ...]]]:
     """(name, slug, posts) per tag, by name; ``sources`` newest first, as each tag's posts.
-    A tag's name is as its newest post writes it (``ML`` and ``ml`` are one tag)."""
+    A tag's name is as its newest post writes it: one spelling, once ``tags.merge_tags``
+    has run (``ML`` and ``ml`` are one tag)."""
     by_tag: dict[str, list[SourcePost]] = {}
     names: dict[str, str] = {}
     for source in sources:

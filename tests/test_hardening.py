@@ -476,6 +476,40 @@ def test_tags_as_a_comma_separated_string(tmp_path: Path) -> None:
     assert not (site / "public" / "tags" / "attention-transformers").exists()
 
 
+def test_spellings_of_one_tag_are_merged_with_one_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Case, spaces, ``-`` and ``_`` tell no tags apart: they stopped the build (issue 25)."""
+    site = make_site(tmp_path / "site")
+    _tagged(site, "a", "[Information Theory, ML]")
+    _tagged(site, "b", "[information-theory, ml]")
+    _tagged(site, "c", "[Information  Theory]")
+    _tagged(site, "d", "[information_theory, Information Theory, information theory]")
+    capsys.readouterr()
+    assert run(site) == 0
+    assert capsys.readouterr().err.splitlines() == [
+        "content/posts/b.md:4: warning: tag 'information-theory' is shown as 'Information "
+        "Theory', its commonest spelling (tags/information-theory/); also spelled otherwise "
+        "at content/posts/c.md:4 ('Information  Theory'), content/posts/d.md:4 "
+        "('information_theory'), content/posts/d.md:4 ('information theory')",
+        # a tie: the spelling seen first, in file order
+        "content/posts/b.md:4: warning: tag 'ml' is shown as 'ML', its commonest spelling "
+        "(tags/ml/)",
+    ]
+    public = site / "public"
+    assert sorted(p.name for p in (public / "tags").iterdir() if p.is_dir()) == [
+        "information-theory",
+        "ml",
+    ]
+    tag = (public / "tags" / "information-theory" / "index.html").read_text(encoding="utf-8")
+    assert all(f"posts/{name}/" in tag for name in "abcd")
+    for name in "abcd":
+        page = (public / "posts" / name / "index.html").read_text(encoding="utf-8")
+        assert page.count('class="post-tag"') == (2 if name in "ab" else 1)
+        assert ">Information Theory</a>" in page
+    assert main(["-C", str(site), "build", "--quiet", "--strict"]) == 1
+
+
 def test_tags_that_share_a_page_are_reported(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
