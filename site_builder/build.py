@@ -68,13 +68,14 @@ def build(
         loaded = content.load_posts(config, last.records)  # 1 load
         due = clock.due_posts(loaded.posts, now, include_future=config.drafts)
         routes = _plan(config, due, loaded)  # 2 plan routes: stops at a collision
-        with staged_output(out, last.outputs, incremental=bool(last.outputs)) as output:
+        incremental = bool(last.outputs)
+        with staged_output(out, last.outputs, incremental, routes.planned) as output:
             done = last.render_posts(routes, output, progress)  # 3 render posts
             warnings = [*loaded.warnings, *done.warnings]
             warnings += links_to_missing_posts(routes, done.posts, config.root)
             if loaded.errors or done.errors:
                 raise BuildErrors([*loaded.errors, *done.errors], tuple(warnings))
-            site = build_site(config, done.posts)  # 4 site model
+            site = build_site(config, done.posts, routes.menu)  # 4 site model
             write = _Writer(site, routes, output, last)
             last.write_group("listings", site, output, write.listings)  # 5 listings and feeds
             last.write_group("feed", site, output, write.feed)
@@ -90,7 +91,7 @@ def build(
         rendered=done.count,
         next_due=None
         if config.drafts
-        else min((post.date for post in loaded.posts if post.date > now), default=None),
+        else min((d for post in loaded.posts if (d := post.date) and d > now), default=None),
         outside_inputs=any(
             not str(route.source.bibliography).startswith("content/")
             for route in routes.posts
@@ -126,8 +127,10 @@ class _Writer:
 
     def listings(self) -> None:
         env = self.last.environment(self.site)
-        sitemap = feeds.sitemap_entries(self.site.config, self.routes.sitemap())
-        for rel, text in pages.render_listing_pages(self.site, env, sitemap):
+        home = self.site.home
+        if home is not None:  # its HTML: the summary the site holds has none
+            home = make_post(home.source, self.last.full_rendered(home), self.site.config)
+        for rel, text in pages.render_listing_pages(self.site, env, self.routes, home):
             self.output.write(rel, text)
 
     def feed(self) -> None:
@@ -138,7 +141,7 @@ class _Writer:
             make_post(p.source, self.last.full_rendered(p), config)
             for p in posts[: feeds.FEED_SIZE]
         ]
-        site = build_site(config, [*whole, *posts[feeds.FEED_SIZE :]])
+        site = build_site(config, [*whole, *posts[feeds.FEED_SIZE :]], self.site.menu)
         self.output.write("feed.xml", pages.render_feed(site, self.last.environment(site)))
 
     def search_index(self) -> None:
@@ -166,7 +169,7 @@ class _Writer:
             search.Document(
                 path=post.path,
                 title=titles.title_text(post.title),
-                date=pages.human_date(post.source.date),
+                date=pages.human_date(post.date),
                 html=rendered.html + (rendered.notes_html or ""),
                 language=self.site.config.language,
             )

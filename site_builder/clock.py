@@ -48,4 +48,4 @@ def due_posts(
     posts: Iterable[SourcePost], now: datetime, *, include_future: bool
 ) -> tuple[SourcePost, ...]:
     """Leave out posts dated after ``now``: scheduling a post is writing it with a future date."""
-    return tuple(post for post in posts if include_future or post.date <= now)
+    return tuple(post for post in posts if post.date is None or include_future or post.date <= now)

@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from site_builder.errors import BuildError
+from site_builder.menu import MenuItem, parse_menu
 from site_builder.widgets import WidgetSpec, discover
 
 KNOWN_KEYS = {
@@ -32,6 +33,7 @@ KNOWN_KEYS = {
     "toc",
     "toc-depth",
     "search",
+    "menu",
 }
 CITATION_STYLES = ("numeric", "author-year")
 
@@ -57,6 +59,8 @@ class SiteConfig:
     toc_depth: int = 3  # ``toc-depth``: the deepest heading level listed
     # ``search: true``: a Pagefind index and a search page (see site_builder/search.py).
     search: bool = False
+    # ``menu:``: the header's links in order; None: the default (``menu.site_menu``).
+    menu: tuple[MenuItem, ...] | None = None
     # ``widgets/<name>/`` folders (see site_builder/widgets.py). Not in ``key`` or ``repr``:
     # a post's render key names the widgets it uses, so an edited widget re-renders only those.
     widgets: tuple[WidgetSpec, ...] = field(default=(), repr=False, compare=False)
@@ -139,7 +143,11 @@ def load_config(root: Path, parse: Callable[[str, Path], Any] | None = None) -> 
     search = data.get("search", False)
     if not isinstance(search, bool):
         raise BuildError(path, _line_of(text, "search"), "'search' must be true or false")
+    menu = data.get("menu")
+    if menu is not None:
+        menu = parse_menu(menu, path, _line_of(text, "menu"))
     return SiteConfig(
+        menu=menu,
         search=search,
         toc=toc,
         toc_depth=depth,

@@ -13,12 +13,13 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, time
 from pathlib import Path
-from stat import S_ISREG
 from typing import Any
 
+from site_builder import kinds
 from site_builder.config import SiteConfig, math_macros, toc_problem
 from site_builder.control import CONTROL, control_message
 from site_builder.errors import BuildError, BuildWarning, Location
+from site_builder.kinds import Kind
 from site_builder.slug import slugify
 from site_builder.tags import merge_tags
 
@@ -37,18 +38,20 @@ KNOWN_KEYS = {
     "toc",
     "toc-depth",
 }
+PAGE_KEYS = {"menu", "order"}  # a page's place in the header's menu (see ``menu``)
 BODY_BUDGET = 16 * 1024 * 1024  # characters of Markdown held in memory while loading
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
 @dataclass(frozen=True)
 class SourcePost:
-    """A post as written: front matter validated, body still Markdown."""
+    """A post, page or the home text as written (``kind``, a ``kinds.Kind`` name): front
+    matter validated, body still Markdown. Only dated kinds (posts) have a ``date``."""
 
     path: Path  # relative to the site root, as shown in messages
-    slug: str
+    slug: str  # a post's "<slug>"; a page's "<folder>/<name>"; "" for the home text
     title: str
-    date: datetime
+    date: datetime | None
     updated: datetime | None
     author: str
     description: str
@@ -72,6 +75,9 @@ class SourcePost:
     # Names after ``widget=`` in the body (a superset of the widgets the post shows): its
     # render key includes those widgets' fingerprints, so editing one re-renders its posts.
     widgets: tuple[str, ...] = ()
+    kind: str = "post"
+    menu: bool = False  # a page's ``menu: true``: listed in the header (by ``order``, title)
+    order: int = 0
 
 
 @dataclass(frozen=True)
@@ -96,31 +102,6 @@ class LoadedContent:
     reparsed: int = 0  # files read and parsed (not taken from ``previous``)
 
 
-def find_post_files(config: SiteConfig) -> list[tuple[str, os.stat_result]]:
-    """``posts/<slug>.md`` and ``posts/<slug>/index.md`` (paths relative to the site, with their
-    stat), sorted: order never depends on the OS. ``os.scandir`` rather than ``Path.glob``:
-    every build lists every post, and a no-op build does little else."""
-    posts_dir = os.path.join(config.root, "content", "posts")
-    found: list[tuple[str, os.stat_result]] = []
-    try:
-        entries = list(os.scandir(posts_dir))
-    except (FileNotFoundError, NotADirectoryError):
-        return []
-    for entry in entries:
-        path = entry.path
-        if entry.name.endswith(".md"):
-            if entry.is_file():
-                found.append((f"content/posts/{entry.name}", entry.stat()))
-        elif entry.is_dir():
-            try:
-                stat = os.stat(os.path.join(path, "index.md"))
-            except OSError:
-                continue
-            if S_ISREG(stat.st_mode):
-                found.append((f"content/posts/{entry.name}/index.md", stat))
-    return sorted(found, key=lambda item: item[0].split("/"))  # as Path sorts: by part
-
-
 def load_posts(config: SiteConfig, previous: dict[str, FileRecord] | None = None) -> LoadedContent:
     """Load every post, collecting all errors (the caller decides when to stop).
 
@@ -135,14 +116,14 @@ def load_posts(config: SiteConfig, previous: dict[str, FileRecord] | None = None
     kept = 0
     config_key = repr(config)
     previous = previous or {}
-    for rel_text, stat in find_post_files(config):
+    for kind, rel_text, stat in kinds.find_sources(config.root):
         record = previous.get(rel_text)
         if record is not None and record.config_key != config_key:
             record = None  # parsed under other settings (dates depend on the time zone)
         if record is None or (record.size, record.mtime_ns) != (stat.st_size, stat.st_mtime_ns):
             rel = Path(rel_text)
             try:
-                post, post_warnings = read_post(config.root / rel, rel, config, record)
+                post, post_warnings = read_post(config.root / rel, rel, config, record, kind)
             except BuildError as exc:
                 errors.append(exc)
                 continue
@@ -168,15 +149,23 @@ def load_posts(config: SiteConfig, previous: dict[str, FileRecord] | None = None
         if post.draft and not config.drafts:
             continue
         posts.append(post)
-    errors.extend(_duplicate_slugs(posts))
-    posts, merged, collisions = merge_tags(posts)  # one spelling a tag
+    dated = [post for post in posts if post.kind == kinds.POST.name]
+    errors.extend(_duplicate_slugs(dated))
+    respelled, merged, collisions = merge_tags(dated)  # one spelling a tag
     warnings.extend(merged)
     errors.extend(collisions)
+    if respelled != dated:
+        shown = {post.path: post for post in respelled}
+        posts = [shown.get(post.path, post) for post in posts]
     return LoadedContent(tuple(posts), tuple(warnings), tuple(errors), records, reparsed)
 
 
 def read_post(
-    file: Path, rel: Path, config: SiteConfig, known: FileRecord | None = None
+    file: Path,
+    rel: Path,
+    config: SiteConfig,
+    known: FileRecord | None = None,
+    kind: Kind = kinds.POST,
 ) -> tuple[SourcePost, list[BuildWarning]]:
     """Read and parse one post file; ``rel`` is the path shown in messages. ``known`` is the
     file's record from the last build under the same configuration, if any."""
@@ -188,7 +177,7 @@ def read_post(
         raise BuildError(rel, line, "file is not valid UTF-8") from None
     text = normalise_newlines(text)
     check_control_characters(text, rel)
-    return parse_post(text, rel, config, known)
+    return parse_post(text, rel, config, known, kind)
 
 
 def check_control_characters(text: str, rel: Path | str) -> None:
@@ -225,7 +214,7 @@ def reload(post: SourcePost, config: SiteConfig) -> SourcePost:
         body = "\n".join(text.split("\n")[post.body_line - 1 :])
         if _hash(body) == post.body_hash:
             return dataclasses.replace(post, body=body)
-    fresh, _ = read_post(config.root / post.path, post.path, config)
+    fresh, _ = read_post(config.root / post.path, post.path, config, None, kinds.BY_NAME[post.kind])
     return fresh
 
 
@@ -257,7 +246,11 @@ def widgets_named(body: str) -> tuple[str, ...]:
 
 
 def parse_post(
-    text: str, path: Path, config: SiteConfig, known: FileRecord | None = None
+    text: str,
+    path: Path,
+    config: SiteConfig,
+    known: FileRecord | None = None,
+    kind: Kind = kinds.POST,
 ) -> tuple[SourcePost, list[BuildWarning]]:
     """Validate one post's front matter. Pure: the text in, a record (or BuildError) out.
 
@@ -265,7 +258,10 @@ def parse_post(
     the same front matter text, only the body changed: its fields are reused and
     YAML is neither parsed nor imported.
     """
-    front, body, body_line = split_front_matter(text, path)
+    if kind.single and not text.removeprefix("\ufeff").startswith("---"):
+        front, body, body_line = "", text.removeprefix("\ufeff"), 1  # front matter is optional
+    else:
+        front, body, body_line = split_front_matter(text, path)
     front_hash = _hash(front)
     if known is not None and known.post.front_hash == front_hash and known.post.path == path:
         reused = dataclasses.replace(
@@ -291,21 +287,22 @@ def parse_post(
                 return number
         return 1
 
+    known_keys = KNOWN_KEYS | PAGE_KEYS if kind is kinds.PAGE else KNOWN_KEYS
     warnings = [
-        BuildWarning(
-            Location(path, line_of(str(key))), f"unknown front matter key '{key}'" + _hint(str(key))
-        )
+        BuildWarning(Location(path, line_of(str(key))), _unknown(str(key), kind, known_keys))
         for key in data
-        if key not in KNOWN_KEYS
+        if key not in known_keys
     ]
-    title = data.get("title")
+    title = data.get("title", config.title if kind.single else None)
     if title is None:
         raise BuildError(path, *_missing("title", data, line_of))
     if not isinstance(title, str | int | float) or not str(title).strip():
         raise BuildError(path, line_of("title"), "'title' must be non-empty text")
-    if "date" not in data:
+    date = None
+    if kind.dated and "date" not in data:
         raise BuildError(path, *_missing("date", data, line_of))
-    date = parse_date(data["date"], config, path, line_of("date"))
+    if "date" in data:
+        date = parse_date(data["date"], config, path, line_of("date"))
     updated = (
         parse_date(data["updated"], config, path, line_of("updated"))
         if data.get("updated") is not None
@@ -329,6 +326,13 @@ def parse_post(
             )
     else:
         slug = slugify(path.parent.name if path.name == "index.md" else path.stem)
+    if kind is not kinds.POST:
+        slug = _page_slug(path, kind, slug if data.get("slug") else None)
+    menu, order = data.get("menu", False), data.get("order", 0)
+    if not isinstance(menu, bool):
+        raise BuildError(path, line_of("menu"), "'menu' must be true or false")
+    if not isinstance(order, int) or isinstance(order, bool):
+        raise BuildError(path, line_of("order"), "'order' must be a whole number")
     for key in ("author", "description", "bibliography", "pdf"):
         if key in data and not isinstance(data[key], str):
             raise BuildError(path, line_of(key), f"'{key}' must be text")
@@ -345,6 +349,9 @@ def parse_post(
         if problem:
             raise BuildError(path, line_of(key), problem)
     post = SourcePost(
+        kind=kind.name,
+        menu=menu,
+        order=order,
         toc=toc,
         toc_depth=toc_depth,
         path=path,
@@ -363,7 +370,9 @@ def parse_post(
         body_line=body_line,
         body_hash=_hash(body),
         widgets=widgets_named(body),
-        bundle_dir=(config.root / path.parent) if path.name == "index.md" else None,
+        bundle_dir=(
+            (config.root / path.parent) if path.name == "index.md" and not kind.single else None
+        ),
         bibliography=(
             Path(os.path.normpath(path.parent / data["bibliography"].strip()))
             if data.get("bibliography")
@@ -391,6 +400,20 @@ def parse_date(value: Any, config: SiteConfig, path: Path, line: int) -> datetim
             path, line, f"invalid date {text!r}: use YYYY-MM-DD or YYYY-MM-DDTHH:MM"
         ) from None
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=config.tz)
+
+
+def _page_slug(path: Path, kind: Kind, chosen: str | None) -> str:
+    """A page's place under its kind's folder, each part slugified: ``content/pages/
+    Research/Old Work.md`` is ``research/old-work``; ``slug:`` renames the last part."""
+    if kind.single:
+        return ""
+    parts = list(path.relative_to(kind.folder).parts)
+    parts[-1] = parts[-1].removesuffix(".md")
+    if parts[-1] == "index":
+        parts.pop()
+    if chosen is not None and parts:
+        parts[-1] = chosen
+    return "/".join(slugify(part) if part != chosen else part for part in parts)
 
 
 def _duplicate_slugs(posts: list[SourcePost]) -> list[BuildError]:
@@ -437,10 +460,16 @@ def _check_pdf(pdf: str, path: Path, config: SiteConfig, line: int) -> None:
         raise BuildError(path, line, f"pdf: {pdf!r} is not a file in {where}")
 
 
-def _hint(key: str) -> str:
+def _unknown(key: str, kind: Kind, known: set[str]) -> str:
+    if key in PAGE_KEYS:
+        return f"'{key}' is for pages (content/pages/), not a {kind.name}: it is ignored"
+    return f"unknown front matter key '{key}'" + _hint(key, known)
+
+
+def _hint(key: str, known: set[str] = KNOWN_KEYS) -> str:
     import difflib
 
-    close = difflib.get_close_matches(key, sorted(KNOWN_KEYS), n=1)
+    close = difflib.get_close_matches(key, sorted(known), n=1)
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 

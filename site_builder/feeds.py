@@ -25,11 +25,11 @@ EPOCH = datetime(1970, 1, 1, tzinfo=UTC)  # an empty site still needs a fixed <u
 @dataclass(frozen=True)
 class SitemapEntry:
     url: str
-    lastmod: datetime
+    lastmod: datetime | None  # None: an undated page that gives no ``updated:``
 
 
 def post_updated(post: Post) -> datetime:
-    return post.source.updated or post.source.date
+    return post.source.updated or post.date
 
 
 def newest_update(posts: tuple[Post, ...]) -> datetime:
@@ -53,13 +53,14 @@ def entry_html(post: Post) -> str:
 def sitemap_entries(config: SiteConfig, pages: list[Route]) -> list[SitemapEntry]:
     """Every page a search engine should index (the route table's, not 404.html), with its
     last change: the newest date or update among the posts it shows."""
-    return [
-        SitemapEntry(
-            config.absolute_url(page.url or ""),
-            max((s.updated or s.date for s in page.posts), default=EPOCH),
-        )
-        for page in pages
-    ]
+    return [SitemapEntry(config.absolute_url(page.url or ""), _last_change(page)) for page in pages]
+
+
+def _last_change(page: Route) -> datetime | None:
+    """The newest date or update of the sources a page shows; EPOCH for a listing that shows
+    none (an empty site's home), None for a page without dates."""
+    dates = [date for s in page.posts if (date := s.updated or s.date) is not None]
+    return max(dates) if dates else (None if page.posts else EPOCH)
 
 
 def robots_txt(config: SiteConfig) -> str:

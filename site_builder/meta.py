@@ -78,7 +78,7 @@ def post_meta(config: SiteConfig, post: Post) -> PageMeta:
         "headline": title,
         "description": description,
         "author": {"@type": "Person", "name": source.author},
-        "datePublished": source.date.isoformat(),
+        "datePublished": post.date.isoformat(),
         "dateModified": modified.isoformat(),
         "url": url,
         "mainEntityOfPage": {"@type": "WebPage", "@id": url},
@@ -93,7 +93,7 @@ def post_meta(config: SiteConfig, post: Post) -> PageMeta:
         description=description,
         path=post.path,
         og_type="article",
-        published=source.date,
+        published=post.date,
         modified=modified,
         tags=source.tags,
         json_ld=script_json(ld),
@@ -105,7 +105,7 @@ def scholar_tags(config: SiteConfig, post: Post) -> tuple[tuple[str, str], ...]:
     """What Google Scholar reads to index a post as a paper (its "Inclusion guidelines")."""
     source = post.source
     tags = [("citation_title", title_text(source.title)), ("citation_author", source.author)]
-    tags.append(("citation_publication_date", source.date.strftime("%Y/%m/%d")))
+    tags.append(("citation_publication_date", post.date.strftime("%Y/%m/%d")))
     if source.pdf:
         pdf = source.pdf
         if "://" not in pdf:  # a path beside the page, or site-relative with a leading /

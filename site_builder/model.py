@@ -9,14 +9,16 @@ folder come with its route, see ``routes``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import cached_property
 from urllib.parse import quote
 
 from site_builder.cite_box import Citation, make_citation
 from site_builder.config import SiteConfig
 from site_builder.content import SourcePost
+from site_builder.kinds import BY_NAME, HOME, PAGE
 from site_builder.markdown import Rendered
+from site_builder.menu import MenuItem
 from site_builder.slug import tag_slug
 
 # English month names, not the locale's: output never depends on the machine.
@@ -24,6 +26,9 @@ MONTHS = (
     "January", "February", "March", "April", "May", "June",
     "July", "August", "September", "October", "November", "December",
 )  # fmt: skip
+
+
+UNDATED = datetime.min.replace(tzinfo=UTC)  # sorts a page (no date) after every post
 
 
 @dataclass(frozen=True)
@@ -38,7 +43,7 @@ class Post:
     @cached_property
     def citation(self) -> Citation:
         """Made on first use: only post pages show it, listings of 1000 posts don't."""
-        date = self.source.date
+        date = self.date
         return make_citation(
             self.source.author,
             self.source.title,
@@ -49,6 +54,14 @@ class Post:
             urldate=(self.source.updated or date).strftime("%Y-%m-%d"),
             entry_type=self.cite_type,
         )
+
+    @property
+    def date(self) -> datetime:
+        """A post's date. Only dated kinds are ever listed, cited or in the feed; a page
+        reaching here is a bug, not bad input."""
+        if self.source.date is None:
+            raise TypeError(f"{self.source.path} is a {self.source.kind}: it has no date")
+        return self.source.date
 
     @property
     def title(self) -> str:
@@ -106,15 +119,13 @@ class Site:
     config: SiteConfig
     posts: tuple[Post, ...]  # newest first
     tags: tuple[Tag, ...]  # by name
-
-
-def post_path(slug: str) -> str:
-    """A post's folder in the site, ``posts/<slug>/``: formed here only (see ``routes``)."""
-    return f"posts/{slug}/"
+    pages: tuple[Post, ...] = ()  # undated pages (content/pages/), by path
+    home: Post | None = None  # content/index.md: the text above the home page's list
+    menu: tuple[MenuItem, ...] = ()  # the header's links (``menu.site_menu``)
 
 
 def make_post(source: SourcePost, rendered: Rendered, config: SiteConfig) -> Post:
-    path = post_path(source.slug)
+    path = BY_NAME[source.kind].path(source.slug)
     return Post(
         source=source,
         rendered=rendered,
@@ -128,7 +139,7 @@ def make_post(source: SourcePost, rendered: Rendered, config: SiteConfig) -> Pos
 def _order(source: SourcePost) -> tuple[datetime, str]:
     """Newest first (sorted in reverse); the slug breaks ties so the order never depends on
     the file system."""
-    return (source.date, source.slug)
+    return (source.date or UNDATED, source.slug)
 
 
 def sort_posts(sources: tuple[SourcePost, ...] | list[SourcePost]) -> list[SourcePost]:
@@ -154,11 +165,15 @@ def tag_groups(
     return [(names[slug], slug, tuple(by_tag[slug])) for slug in ordered]
 
 
-def build_site(config: SiteConfig, posts: list[Post]) -> Site:
+def build_site(config: SiteConfig, rendered: list[Post], menu: tuple[MenuItem, ...] = ()) -> Site:
+    """The site from every rendered source, each in its place by its kind."""
+    posts = [post for post in rendered if BY_NAME[post.source.kind].dated]
+    pages = tuple(post for post in rendered if post.source.kind == PAGE.name)
+    home = next((post for post in rendered if post.source.kind == HOME.name), None)
     ordered = sorted(posts, key=lambda post: _order(post.source), reverse=True)
     post_of = {id(post.source): post for post in ordered}
     tags = tuple(
         Tag(name=name, slug=slug, posts=tuple(post_of[id(s)] for s in tagged))
         for name, slug, tagged in tag_groups([post.source for post in ordered])
     )
-    return Site(config=config, posts=tuple(ordered), tags=tags)
+    return Site(config, tuple(ordered), tags, pages, home, menu)

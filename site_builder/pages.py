@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     import jinja2
 
     from site_builder.content import SourcePost
+    from site_builder.routes import Routes, SourceRoute
 
 
 def human_date(value: datetime) -> str:
@@ -60,6 +61,7 @@ def make_environment(
     env.globals.update(config=config, url=page_url(config), absolute_url=config.absolute_url)
     if site is not None:
         env.globals["site"] = site
+        env.globals["menu"] = site.menu  # a post or page gets it with its route instead
     env.filters["human_date"] = human_date
     env.filters["iso"] = lambda d: d.isoformat()
     env.filters["tag_slug"] = tag_url_slug
@@ -84,7 +86,7 @@ def preview_status(config: SiteConfig) -> Callable[[SourcePost], str]:
             return ""
         if source.draft:
             return "Draft"
-        if source.date > now:
+        if source.date is not None and source.date > now:
             return f"Scheduled for {human_date(source.date)}"
         return ""
 
@@ -162,60 +164,100 @@ def archive_years(posts: tuple[Post, ...]) -> list[tuple[int, list[Post]]]:
     """Posts grouped by year (in each post's own time zone), newest year first."""
     years: dict[int, list[Post]] = {}
     for post in posts:  # already newest first, so each group is too
-        years.setdefault(post.source.date.year, []).append(post)
+        years.setdefault(post.date.year, []).append(post)
     return sorted(years.items(), reverse=True)
 
 
-def render_post_page(
-    env: jinja2.Environment, config: SiteConfig, post: Post, older: Any, newer: Any
+def render_source_page(
+    env: jinja2.Environment, config: SiteConfig, route: SourceRoute, post: Post
 ) -> str:
-    """One post's page. ``older``/``newer`` need only ``title`` and ``path``."""
+    """One post's or page's page, through its kind's template. A page has no date: its
+    meta is a plain web page's, not an article's."""
+    kind = route.kind
+    assert kind.template is not None, f"{kind.name} has no page of its own"
+    meta = (
+        post_meta(config, post)
+        if kind.dated
+        else page_meta(config, post.path, titles.title_text(post.title), post.source.description)
+    )
     return render_template(
         env,
-        "post.html",
+        kind.template,
         post=post,
-        older=older,
-        newer=newer,
+        older=route.older,
+        newer=route.newer,
+        menu=route.menu,
         page_path=post.path,
-        meta=post_meta(config, post),
+        meta=meta,
         toc=table_of_contents(post, config),
     )
 
 
 def render_listing_pages(
-    site: Site, env: jinja2.Environment, sitemap: list[feeds.SitemapEntry]
+    site: Site, env: jinja2.Environment, routes: Routes, home: Post | None
 ) -> Iterator[tuple[str, str]]:
-    """Yield (site-relative output path, text) for the pages that list posts, the 404 page,
-    the sitemap and robots.txt: everything site-wide that needs no post's body."""
-    config = site.config
-    yield (
-        "index.html",
-        render_template(
-            env, "index.html", posts=site.posts, page_path="", meta=page_meta(config, "")
-        ),
-    )
-    yield from render_listings(env, site)
-    yield (
-        "404.html",
-        render_template(
-            env,
-            "404.html",
-            page_path="404.html",
-            meta=page_meta(config, "404.html", "Page not found"),
-        ),
-    )
-    if config.search:
-        yield (
-            "search/index.html",
-            render_template(
-                env,
-                "search.html",
-                page_path="search/",
-                meta=page_meta(config, "search/", "Search", f"Search the posts of {config.title}."),
-            ),
-        )
-    yield "sitemap.xml", render_template(env, "sitemap.xml", entries=sitemap)
-    yield "robots.txt", feeds.robots_txt(config)
+    """(output path, text) of each listing route: the route table says which pages exist
+    (``routes.plan_routes``), ``_LISTINGS`` says how each is drawn. ``home`` is the home
+    text with its HTML (``content/index.md``), if the site has one."""
+    tags = {tag.folder + "index.html": tag for tag in site.tags}
+    for route in routes.files.values():
+        if route.kind == "tag":
+            tag = tags[route.file]
+            meta = page_meta(site.config, tag.path, tag.name, f"Posts tagged “{tag.name}”.")
+            yield (
+                route.file,
+                render_template(env, "tag.html", tag=tag, page_path=tag.path, meta=meta),
+            )
+        elif route.kind == "listing":
+            yield route.file, _LISTINGS[route.file](env, site, routes, home)
+
+
+def _home(env: jinja2.Environment, site: Site, routes: Routes, home: Post | None) -> str:
+    meta = page_meta(site.config, "", None, home.source.description if home else "")
+    return render_template(env, "index.html", posts=site.posts, home=home, page_path="", meta=meta)
+
+
+def _tags(env: jinja2.Environment, site: Site, routes: Routes, home: Post | None) -> str:
+    meta = page_meta(site.config, "tags/", "Tags")
+    return render_template(env, "tags.html", page_path="tags/", meta=meta)
+
+
+def _archive(env: jinja2.Environment, site: Site, routes: Routes, home: Post | None) -> str:
+    meta = page_meta(site.config, "archive/", "Archive")
+    years = archive_years(site.posts)
+    return render_template(env, "archive.html", years=years, page_path="archive/", meta=meta)
+
+
+def _not_found(env: jinja2.Environment, site: Site, routes: Routes, home: Post | None) -> str:
+    meta = page_meta(site.config, "404.html", "Page not found")
+    return render_template(env, "404.html", page_path="404.html", meta=meta)
+
+
+def _search(env: jinja2.Environment, site: Site, routes: Routes, home: Post | None) -> str:
+    description = f"Search the posts of {site.config.title}."
+    meta = page_meta(site.config, "search/", "Search", description)
+    return render_template(env, "search.html", page_path="search/", meta=meta)
+
+
+def _sitemap(env: jinja2.Environment, site: Site, routes: Routes, home: Post | None) -> str:
+    entries = feeds.sitemap_entries(site.config, routes.sitemap())
+    return render_template(env, "sitemap.xml", entries=entries)
+
+
+def _robots(env: jinja2.Environment, site: Site, routes: Routes, home: Post | None) -> str:
+    return feeds.robots_txt(site.config)
+
+
+# How each site-wide page is drawn, by its route's file.
+_LISTINGS: dict[str, Callable[[jinja2.Environment, Site, Routes, Post | None], str]] = {
+    "index.html": _home,
+    "tags/index.html": _tags,
+    "archive/index.html": _archive,
+    "404.html": _not_found,
+    "search/index.html": _search,
+    "sitemap.xml": _sitemap,
+    "robots.txt": _robots,
+}
 
 
 def render_feed(site: Site, env: jinja2.Environment) -> str:
@@ -227,31 +269,4 @@ def render_feed(site: Site, env: jinja2.Environment) -> str:
         posts=feeds.feed_posts(site),
         updated=feeds.newest_update(site.posts),
         entry_html=feeds.entry_html,
-    )
-
-
-def render_listings(env: jinja2.Environment, site: Site) -> Iterator[tuple[str, str]]:
-    """The ways into the posts besides the home page: one page per tag, all tags, by year."""
-    config = site.config
-    for tag in site.tags:
-        meta = page_meta(config, tag.path, tag.name, f"Posts tagged “{tag.name}”.")
-        yield (
-            tag.folder + "index.html",
-            render_template(env, "tag.html", tag=tag, page_path=tag.path, meta=meta),
-        )
-    yield (
-        "tags/index.html",
-        render_template(
-            env, "tags.html", page_path="tags/", meta=page_meta(config, "tags/", "Tags")
-        ),
-    )
-    yield (
-        "archive/index.html",
-        render_template(
-            env,
-            "archive.html",
-            years=archive_years(site.posts),
-            page_path="archive/",
-            meta=page_meta(config, "archive/", "Archive"),
-        ),
     )

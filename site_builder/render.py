@@ -14,7 +14,7 @@ from site_builder.content import SourcePost
 from site_builder.errors import BuildError
 from site_builder.markdown import MarkdownContext, Rendered
 from site_builder.model import make_post
-from site_builder.routes import PostRoute
+from site_builder.routes import SourceRoute
 
 if TYPE_CHECKING:
     import jinja2
@@ -71,18 +71,21 @@ def load_bibliography(source: SourcePost, config: SiteConfig) -> bibliography.Bi
 # Per-post output files besides the page: each function returns (name, bytes) pairs that
 # are written in the post's folder and reused with its page. Empty on this site; add one
 # here (see README, "Architecture"): the incremental layer needs no change.
-PostFiles = Callable[[SiteConfig, PostRoute, Rendered], Iterable[tuple[str, bytes]]]
+PostFiles = Callable[[SiteConfig, SourceRoute, Rendered], Iterable[tuple[str, bytes]]]
 POST_FILES: list[PostFiles] = []
 
 
-def post_files(config: SiteConfig, route: PostRoute, rendered: Rendered) -> list[tuple[str, bytes]]:
+def post_files(
+    config: SiteConfig, route: SourceRoute, rendered: Rendered
+) -> list[tuple[str, bytes]]:
     """Every extra file of one post, from ``POST_FILES``."""
     return [file for make in POST_FILES for file in make(config, route, rendered)]
 
 
 def render_page(
-    env: jinja2.Environment, config: SiteConfig, route: PostRoute, rendered: Rendered
+    env: jinja2.Environment, config: SiteConfig, route: SourceRoute, rendered: Rendered
 ) -> str:
-    """The post's page: its body, neighbours and the site's chrome."""
+    """The source's page through its kind's template: its body, neighbours, the menu and
+    the site's chrome."""
     post = make_post(route.source, rendered, config)
-    return pages.render_post_page(env, config, post, route.older, route.newer)
+    return pages.render_source_page(env, config, route, post)

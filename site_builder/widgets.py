@@ -261,6 +261,17 @@ def fingerprints(specs: tuple[WidgetSpec, ...]) -> str:
     return " ".join(f"{spec.name}={spec.fingerprint}" for spec in specs)
 
 
+def generated_files(specs: tuple[WidgetSpec, ...]) -> dict[str, str]:
+    """What ``write_assets`` writes, by output path, in words: planned with the routes, so a
+    site's own ``static/js/widgets.js`` is a collision, not a silent replacement."""
+    if not specs:
+        return {}
+    files = {LOADER: "the widget loader"}
+    for spec in specs:
+        files.update({rel: f"widgets/{spec.name}/{name}" for rel, name in spec.assets()})
+    return files
+
+
 def write_assets(root: Path, specs: tuple[WidgetSpec, ...], output: Output) -> None:
     """Each widget's module (and stylesheet) under ``static/widgets/``, and the loader that
     runs them; nothing for a site without widgets."""

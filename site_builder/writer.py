@@ -25,7 +25,7 @@ import signal
 import sys
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,8 +82,18 @@ def _entry(key: str, path: Path, owner: str = "") -> OutputEntry:
 class Output:
     """The files of one build, and how they reach ``out`` (see the module docstring)."""
 
-    def __init__(self, out: Path, previous: dict[str, OutputEntry], incremental: bool) -> None:
+    def __init__(
+        self,
+        out: Path,
+        previous: dict[str, OutputEntry],
+        incremental: bool,
+        planned: Callable[[str], bool] | None = None,
+    ) -> None:
         self.out = out
+        # The route table's answer to "may this build write ``rel``?" (``routes.Routes``):
+        # a file no route planned, or a second write to one path, is refused, so two
+        # stages can never silently overwrite each other's file.
+        self.planned = planned
         self._out_prefix = os.path.join(out, "")  # str paths: stat() on Path is slower
         self.previous = previous
         self.incremental = incremental and out.is_dir()
@@ -105,8 +115,15 @@ class Output:
             return False
         return stat.st_size == entry.size and stat.st_mtime_ns == entry.mtime_ns
 
+    def _claim(self, rel: str) -> None:
+        if rel in self.entries:
+            raise BuildError(rel, None, "written twice in one build: two stages made this file")
+        if self.planned is not None and not self.planned(rel):
+            raise BuildError(rel, None, "no route planned this file (see routes.plan_routes)")
+
     def keep(self, rel: str) -> None:
         """Carry a reusable file over from the last build."""
+        self._claim(rel)
         if not self.incremental:
             self.stage.link(rel, self.out / rel)
         self.entries[rel] = self.previous[rel]
@@ -114,6 +131,7 @@ class Output:
     def write(self, rel: str, data: bytes | str, key: str = "") -> None:
         """Write a file; in an incremental build, identical bytes leave the old file alone."""
         raw = data.encode("utf-8") if isinstance(data, str) else data
+        self._claim(rel)
         if self.incremental and self._same_bytes(rel, raw):
             self.entries[rel] = _entry(key, self.out / rel, self.owner)
             return
@@ -128,12 +146,14 @@ class Output:
         if self.reusable(rel, key):
             self.keep(rel)
             return
+        self._claim(rel)
         self.stage.copy(rel, source)
         self.entries[rel] = _entry(key, self.stage.root / rel, self.owner)
         self.changed += 1
 
     def record(self, rel: str, entry: OutputEntry) -> None:
         """A file a worker wrote into the stage itself."""
+        self._claim(rel)
         self.entries[rel] = entry
         self.changed += 1
 
@@ -307,14 +327,17 @@ def recover(out: Path) -> bool:
 
 @contextlib.contextmanager
 def staged_output(
-    out: Path, previous: dict[str, OutputEntry] | None = None, incremental: bool = False
+    out: Path,
+    previous: dict[str, OutputEntry] | None = None,
+    incremental: bool = False,
+    planned: Callable[[str], bool] | None = None,
 ) -> Iterator[Output]:
     """Yield an Output; commit it on success, discard it on any exception."""
     out = out.resolve()
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         trusted = recover(out)
-        output = Output(out, previous or {}, incremental and trusted)
+        output = Output(out, previous or {}, incremental and trusted, planned)
     except OSError as exc:
         raise write_error(exc, out) from None
     try:

@@ -308,7 +308,9 @@ def test_a_per_post_output_file_survives_incremental_builds(
     output table, so reusing the post keeps it: no one teaches the reuse about it."""
     from site_builder import render
 
-    def words(config: object, route: render.PostRoute, rendered: object) -> list[tuple[str, bytes]]:
+    def words(
+        config: object, route: render.SourceRoute, rendered: object
+    ) -> list[tuple[str, bytes]]:
         return [("title.txt", route.source.title.encode())]
 
     monkeypatch.setattr(render, "POST_FILES", [words])
@@ -337,3 +339,57 @@ def test_the_output_table_is_exactly_the_written_files(site: Path) -> None:
         rows = {path for (path,) in db.execute("SELECT path FROM output")}
     written = {p.relative_to(site / "public").as_posix() for p in (site / "public").rglob("*")}
     assert rows == {rel for rel in written if (site / "public" / rel).is_file()}
+
+
+@pytest.fixture
+def pages_site(tmp_path: Path) -> Path:
+    """The pages site (every kind: posts, pages, the home text), built once."""
+    from tests.conftest import make_site
+
+    site = make_site(tmp_path / "site", SITES / "pages")
+    rebuild(site)
+    return site
+
+
+def test_every_kind_incremental_equals_clean(pages_site: Path, tmp_path: Path) -> None:
+    assert rebuild(pages_site) == 0  # a no-op renders nothing, pages and home text included
+    assert_matches_clean(pages_site, tmp_path)
+
+
+def test_editing_a_page_rerenders_only_that_page(pages_site: Path, tmp_path: Path) -> None:
+    page = pages_site / "content/pages/research/old-work.md"
+    page.write_text(page.read_text() + "\nOne more sentence.\n")
+    before = tree_digest(pages_site / "public")
+    assert rebuild(pages_site) == 1
+    after = tree_digest(pages_site / "public")
+    assert sorted(rel for rel in after if after[rel] != before.get(rel)) == [
+        "research/old-work/index.html"
+    ]
+    assert_matches_clean(pages_site, tmp_path)
+
+
+def test_a_menu_page_title_change_rerenders_every_page_with_the_menu(
+    pages_site: Path, tmp_path: Path
+) -> None:
+    page = pages_site / "content/pages/about.md"
+    page.write_text(page.read_text().replace("title: About", "title: About me"))
+    before = tree_digest(pages_site / "public")
+    rebuild(pages_site)
+    after = tree_digest(pages_site / "public")
+    changed = {rel for rel in after if after[rel] != before.get(rel)}
+    assert {"about/index.html", "posts/first/index.html", "research/old-work/index.html",
+            "index.html", "archive/index.html", "404.html"} <= changed  # fmt: skip
+    assert "About me" in (pages_site / "public/research/old-work/index.html").read_text()
+    assert_matches_clean(pages_site, tmp_path)
+
+
+def test_editing_the_home_text_rewrites_the_home_page(pages_site: Path, tmp_path: Path) -> None:
+    home = pages_site / "content/index.md"
+    home.write_text(home.read_text().replace("I write about", "Here I write about"))
+    assert rebuild(pages_site) == 1
+    assert "Here I write about" in (pages_site / "public/index.html").read_text()
+    assert_matches_clean(pages_site, tmp_path)
+    home.unlink()
+    rebuild(pages_site)
+    assert "Here I write about" not in (pages_site / "public/index.html").read_text()
+    assert_matches_clean(pages_site, tmp_path)

@@ -56,3 +56,35 @@ def test_a_generated_file_in_the_way_of_a_folder_file(tmp_path: Path) -> None:
     with pytest.raises(BuildErrors):
         (folder / "index.html").write_text("in the way")
         plan_routes(load_config(tmp_path), [post])
+
+
+def test_a_site_file_in_the_way_of_the_widget_loader_is_a_collision(tmp_path: Path) -> None:
+    """The widget loader and modules are planned routes: a site's own static/js/widgets.js
+    used to replace the loader silently (the build exited 0)."""
+    from site_builder.build import build
+    from tests.conftest import SITES, make_site
+
+    site = make_site(tmp_path / "site", SITES / "widgets")
+    (site / "static/js/widgets.js").write_text("// the site's own\n")
+    with pytest.raises(BuildErrors) as caught:
+        build(load_config(site), site / "public")
+    assert str(caught.value.errors[0]) == (
+        "static/js/widgets.js: static/js/widgets.js would be written twice: from "
+        "static/js/widgets.js and the widget loader; rename or remove the file"
+    )
+
+
+def test_the_output_writes_only_planned_paths_and_each_once(tmp_path: Path) -> None:
+    from site_builder.errors import BuildError
+    from site_builder.writer import Output
+
+    (tmp_path / "site.yaml").write_text("title: T\nauthor: A\nbase_url: https://example.org/\n")
+    routes = plan_routes(load_config(tmp_path), [_post("p", 1)])
+    output = Output(tmp_path / "public", {}, False, routes.planned)
+    output.write("posts/p/index.html", "<p>")
+    output.write("posts/p/figure-data.json", "{}")  # a render's own file, in its folder
+    with pytest.raises(BuildError, match="written twice in one build"):
+        output.write("posts/p/index.html", "<p>")
+    with pytest.raises(BuildError, match="no route planned this file"):
+        output.write("elsewhere/index.html", "<p>")
+    output.discard()

@@ -20,7 +20,7 @@ from site_builder.errors import BuildError, BuildErrors
 from site_builder.incremental import cached
 from site_builder.incremental.cache import Cache, dump_entry
 from site_builder.markdown import Rendered
-from site_builder.routes import PostRoute
+from site_builder.routes import SourceRoute
 from site_builder.writer import OutputEntry
 
 
@@ -34,7 +34,7 @@ class PostSummary:
 
 @dataclass(frozen=True)
 class PostJob:
-    route: PostRoute
+    route: SourceRoute
     render_key: str  # every input of the post's Markdown render
     page_key: str  # the render key plus every input of its page
     want_full: bool  # the feed needs this post's HTML back
@@ -44,7 +44,7 @@ class PostJob:
 
 @dataclass(frozen=True)
 class PostResult:
-    slug: str
+    source: str  # the source's path: what ``Session`` keys its results by
     summary: PostSummary | None
     full: Rendered | None
     errors: tuple[BuildError, ...]
@@ -140,25 +140,28 @@ def run_job(job: PostJob) -> PostResult:
     """Render (or fetch from the store) one post's Markdown, then write its page and files."""
     state = _STATE
     assert state is not None, "set_state() must run before jobs"
-    slug = job.route.source.slug
+    owner = job.route.source.path.as_posix()
     try:
         rendered, fresh = cached_render(job, state.config, state.cache)
-        if state.env is None:
-            state.env = cached.environment(state.config, state.cache)
-        html = render.render_page(state.env, state.config, job.route, rendered)
+        html = None
+        if job.route.kind.template is not None:  # the home text is drawn by index.html
+            if state.env is None:
+                state.env = cached.environment(state.config, state.cache)
+            html = render.render_page(state.env, state.config, job.route, rendered)
     except BuildErrors as exc:
-        return PostResult(slug, None, None, tuple(exc.errors), ())
+        return PostResult(owner, None, None, tuple(exc.errors), ())
     except BuildError as exc:
-        return PostResult(slug, None, None, (exc,), ())
+        return PostResult(owner, None, None, (exc,), ())
     entry = dump_entry(rendered, job.render_key) if fresh and state.cache.state.enabled else None
-    path, owner = job.route.path, job.route.source.path.as_posix()
-    outputs = [_write(state, path + "index.html", html.encode("utf-8"), job.page_key, owner)]
+    path, outputs = job.route.path, []
+    if html is not None:
+        outputs.append(_write(state, path + "index.html", html.encode(), job.page_key, owner))
     for name, data in rendered.files:
         outputs.append(_write(state, path + name, data, job.render_key, owner))
     for name, data in render.post_files(state.config, job.route, rendered):
         outputs.append(_write(state, path + name, data, job.page_key, owner))
     return PostResult(
-        slug=slug,
+        source=owner,
         summary=summarise(rendered),
         full=rendered if job.want_full else None,
         errors=(),

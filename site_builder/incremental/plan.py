@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from site_builder import bibliography, feeds, fonts, pages, widgets
+from site_builder import bibliography, feeds, fonts, kinds, pages, widgets
 from site_builder.config import SiteConfig
 from site_builder.content import SourcePost
 from site_builder.incremental.cache import Cache
@@ -37,15 +37,19 @@ def plan_jobs(
     re-read keeps its keys without hashing them again.
     """
     version = code_version()
-    template = template_closure_hash(config, "post.html", cache)
+    templates = {
+        kind.name: template_closure_hash(config, kind.template, cache) if kind.template else ""
+        for kind in kinds.KINDS
+    }
     # Most posts share one .bib (or none): hash each once.
-    named = {route.source.bibliography for route in routes.posts}
+    named = {route.source.bibliography for route in routes.sources}
     bib_keys = {name: bibliography_key(name, config.root) for name in sorted(named, key=str)}
     widget_keys = {spec.name: spec.fingerprint for spec in config.widgets}
     context = hash_parts(
         version,
         config.key,
-        template,
+        *templates.values(),
+        repr(routes.menu),
         widgets.fingerprints(config.widgets),
         *(f"{name}={key}" for name, key in bib_keys.items()),
         "\n".join(
@@ -56,7 +60,7 @@ def plan_jobs(
     same_context = context == previous.plan_context
 
     jobs = []
-    for index, route in enumerate(routes.posts):
+    for index, route in enumerate(routes.sources):
         source = route.source
         path = source.path.as_posix()
         record = previous.records.get(path)
@@ -87,17 +91,18 @@ def plan_jobs(
                 version,
                 render_key,
                 config.key,
-                template,
+                templates[source.kind],
                 front_matter(source),
                 repr(route.older),
                 repr(route.newer),
+                repr(route.menu),
             )
         jobs.append(
             PostJob(
                 route,
                 render_key,
                 page_key,
-                want_full=index < feeds.FEED_SIZE,
+                want_full=index < feeds.FEED_SIZE or route.kind is kinds.HOME,
                 last_render_key=previous.render_keys.get(path),
                 cached=render_key in previous.summaries,
             )
@@ -113,18 +118,24 @@ def group_keys(
     math_chars: frozenset[str],
 ) -> dict[str, str]:
     """The key of each site-wide group of files: the templates and settings, every post's
-    front matter and reading time (the listings), the renders the feed or search show, and
-    for the assets ``static/``, the font and the characters of every formula."""
+    front matter and reading time, the pages' front matter, the menu and the home text's
+    render (the listings and sitemap), the renders the feed or search show, and for the
+    assets ``static/``, the font and the characters of every formula."""
     texts = pages.template_texts(config).items()
     base = hash_parts(code_version(), config.key, *(part for text in texts for part in text))
     listings = hash_parts(
-        base, *(f"{front_matter(post.source)}{post.reading_minutes}" for post in site.posts)
+        base,
+        *(f"{front_matter(post.source)}{post.reading_minutes}" for post in site.posts),
+        *(front_matter(page.source) for page in site.pages),
+        repr(site.menu),
+        *(job.render_key for job in jobs if job.route.kind is kinds.HOME),
     )
+    posts = [job for job in jobs if job.route.kind.dated]
     font = fonts.find_font(config.root)
     stats = [(rel, file.stat()) for rel, file in static]
     return {
         "listings": listings,
-        "feed": hash_parts(listings, *(job.render_key for job in jobs[: feeds.FEED_SIZE])),
+        "feed": hash_parts(listings, *(job.render_key for job in posts[: feeds.FEED_SIZE])),
         "assets": hash_parts(
             base,
             "".join(sorted(math_chars)),

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from site_builder import content, fonts, render, routes, titles
+from site_builder import content, fonts, kinds, render, routes, titles
 from site_builder.config import SiteConfig
 from site_builder.errors import BuildError, BuildWarning
 from site_builder.incremental import cached
@@ -55,7 +55,7 @@ class Session:
         if not self.previous.outputs:  # a cold build: every post renders
             self._start_early()
         self.jobs: list[PostJob] = []
-        self.job_of: dict[str, PostJob] = {}  # by slug
+        self.job_of: dict[str, PostJob] = {}  # by source path
         self.static: tuple[tuple[str, Path], ...] = ()
         self.plan_context = ""
         self.summaries: dict[str, PostSummary] = {}
@@ -69,7 +69,7 @@ class Session:
         """Start the workers before loading (``Workers.starts_early``), once the site's .bib
         files are parsed for them to inherit (a .bib outside ``content/`` is parsed by the
         workers themselves)."""
-        if self.workers.starts_early(len(content.find_post_files(self.config))):
+        if self.workers.starts_early(len(kinds.find_sources(self.config.root))):
             bibs = sorted(self.config.root.glob("content/**/*.bib"))
             files = [path.relative_to(self.config.root) for path in bibs]
             cached.warm_bibliographies(files, self.config.root, self.cache)
@@ -97,7 +97,7 @@ class Session:
     ) -> RenderedPosts:
         """Every post's page and files in ``output``: reused, or rendered on the workers."""
         self.jobs, self.plan_context = plan_jobs(planned, self.config, self.previous, self.cache)
-        self.job_of = {job.route.source.slug: job for job in self.jobs}
+        self.job_of = {_id(job.route.source): job for job in self.jobs}
         self.static = planned.static
         pending = [job for job in self.jobs if not self._reuse(job, output)]
         files = (job.route.source.bibliography for job in pending)
@@ -110,11 +110,11 @@ class Session:
             for rel, entry in result.outputs:
                 output.record(rel, entry)
             if result.summary is not None:
-                self.summaries[result.slug] = result.summary
+                self.summaries[result.source] = result.summary
                 made = [rel.removeprefix(job.route.path) for rel, _ in result.outputs]
                 errors.extend(routes.check_generated(job.route, made))
             if result.full is not None:
-                self.full[result.slug] = result.full
+                self.full[result.source] = result.full
             if progress is not None:
                 progress(done, len(pending))
         if errors:  # a broken .bib fails every post that uses it: say so once
@@ -122,8 +122,8 @@ class Session:
         warnings = [
             warning
             for job in self.jobs
-            if job.route.source.slug in self.summaries
-            for warning in self.summaries[job.route.source.slug].rendered.warnings
+            if _id(job.route.source) in self.summaries
+            for warning in self.summaries[_id(job.route.source)].rendered.warnings
         ]
         self.chars = self._math_chars()  # known now, and read by the font, keys and assets
         if not errors:
@@ -132,7 +132,7 @@ class Session:
         for job in self.jobs if not errors else []:
             for rel, file in job.route.bundle:
                 output.copy(job.route.path + rel, file)
-            summary = self.summaries[job.route.source.slug]
+            summary = self.summaries[_id(job.route.source)]
             posts.append(make_post(job.route.source, summary.rendered, self.config))
         return RenderedPosts(posts, warnings, errors, len(pending))
 
@@ -145,7 +145,8 @@ class Session:
             return False
         files = self.previous.owned(job.route.source.path.as_posix())
         keys = (job.page_key, job.render_key)
-        if not files or not all(
+        drawn_elsewhere = job.route.kind.template is None  # the home text: no files of its own
+        if (not files and not drawn_elsewhere) or not all(
             output.reusable(rel, self.previous.outputs[rel].key)
             and self.previous.outputs[rel].key in keys
             for rel in files
@@ -153,14 +154,14 @@ class Session:
             return False
         for rel in files:
             output.keep(rel)
-        self.summaries[job.route.source.slug] = summary
+        self.summaries[_id(job.route.source)] = summary
         return True
 
     def full_rendered(self, post: Post) -> Rendered:
         """A post's whole :class:`Rendered` (the feed and search need its HTML): from this
         build, the store, or (the store lost it) rendered again."""
-        found = self.full.get(post.slug) or self.cache.state.get_render(
-            self.job_of[post.slug].render_key
+        found = self.full.get(_id(post.source)) or self.cache.state.get_render(
+            self.job_of[_id(post.source)].render_key
         )
         if isinstance(found, Rendered):
             return found
@@ -233,7 +234,7 @@ class Session:
 
     def post_key(self, post: Post) -> str:
         """What a post's rendered text was made from (its render key)."""
-        return self.job_of[post.slug].render_key
+        return self.job_of[_id(post.source)].render_key
 
     def _math_chars(self) -> frozenset[str]:
         """Every character the math font draws: the posts' formulas and their titles'."""
@@ -248,7 +249,7 @@ class Session:
         if output.changed or rendered or loaded.reparsed or output.entries != previous.outputs:
             last = LastBuild(
                 outputs=output.entries,
-                summaries={j.render_key: self.summaries[j.route.source.slug] for j in self.jobs},
+                summaries={j.render_key: self.summaries[_id(j.route.source)] for j in self.jobs},
                 render_keys={j.route.source.path.as_posix(): j.render_key for j in self.jobs},
                 page_keys={j.route.source.path.as_posix(): j.page_key for j in self.jobs},
                 plan_context=self.plan_context,
@@ -259,3 +260,9 @@ class Session:
         if rendered:
             self.cache.state.prune_renders(job.render_key for job in self.jobs)
             self.cache.drop_legacy()
+
+
+def _id(source: content.SourcePost) -> str:
+    """What this build's results are kept by: a source's path (a post and a page may share
+    a slug; two sources never share a path)."""
+    return source.path.as_posix()

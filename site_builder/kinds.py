@@ -1,0 +1,97 @@
+"""The kinds of content: one table says, for each, where its sources are, where its pages
+go and which template draws them.
+
+Every later stage reads this table rather than naming a kind itself: loading
+(``content.find_sources``), planning (``routes.plan_routes``), rendering
+(``render.render_page`` picks ``Kind.template``), the watcher and the no-op
+check (``watched_folders``). Adding a kind is a row here, its loader if its
+files are not Markdown with front matter, and its template.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from stat import S_ISREG
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of content. ``dated`` kinds need a date and are listed, tagged and in the
+    feed; the others are reached by links and the menu (and the sitemap)."""
+
+    name: str  # "post", "page", "home": SourcePost.kind
+    folder: str  # where its sources live, relative to the site root
+    prefix: str  # its pages' folder in the site: "posts/" + slug + "/"
+    template: str | None  # None: drawn inside another page (the home text, by index.html)
+    dated: bool
+    nested: bool  # sources in sub-folders of ``folder`` too (pages), or one level (posts)
+    single: str = ""  # the one file of a kind that has one (``content/index.md``)
+
+    def path(self, slug: str) -> str:
+        """The site folder of the page made from a source with this ``slug``."""
+        return f"{self.prefix}{slug}/" if slug else self.prefix
+
+
+POST = Kind("post", "content/posts", "posts/", "post.html", dated=True, nested=False)
+PAGE = Kind("page", "content/pages", "", "page.html", dated=False, nested=True)
+HOME = Kind("home", "content", "", None, dated=False, nested=False, single="index.md")
+
+KINDS: tuple[Kind, ...] = (POST, PAGE, HOME)
+BY_NAME = {kind.name: kind for kind in KINDS}
+
+# Besides the kinds' folders, what a build reads: the watcher and the no-op check use this.
+SITE_FOLDERS = ("content", "templates", "static", "widgets")
+
+
+def find_sources(root: str | os.PathLike[str]) -> list[tuple[Kind, str, os.stat_result]]:
+    """Every source file of every kind: (kind, path relative to the site, stat), sorted by
+    path so the order never depends on the file system. ``os.scandir``, not ``Path.glob``:
+    a no-op build does little besides listing the sources."""
+    found = []
+    for kind in KINDS:
+        base = os.path.join(root, kind.folder)
+        if kind.single:
+            try:
+                stat = os.stat(os.path.join(base, kind.single))
+            except OSError:
+                continue
+            if S_ISREG(stat.st_mode):
+                found.append((kind, f"{kind.folder}/{kind.single}", stat))
+            continue
+        found += [(kind, rel, stat) for rel, stat in _markdown_files(base, kind)]
+    return sorted(found, key=lambda item: item[1].split("/"))
+
+
+def _markdown_files(base: str, kind: Kind, rel: str = "") -> Iterator[tuple[str, os.stat_result]]:
+    """``<name>.md`` and ``<name>/index.md`` under ``base``; deeper too for nested kinds."""
+    try:
+        entries = list(os.scandir(os.path.join(base, rel)))
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    here = f"{kind.folder}/{rel}"
+    for entry in entries:
+        if entry.name.endswith(".md") and entry.is_file():
+            yield f"{here}{entry.name}", entry.stat()
+        elif entry.is_dir() and not entry.name.startswith("."):
+            if kind.nested:
+                yield from _markdown_files(base, kind, f"{rel}{entry.name}/")
+                continue
+            try:
+                stat = os.stat(os.path.join(entry.path, "index.md"))
+            except OSError:
+                continue
+            if S_ISREG(stat.st_mode):
+                yield f"{here}{entry.name}/index.md", stat
+
+
+def kind_of(rel: str) -> Kind:
+    """The kind of a source path (as ``find_sources`` gives it)."""
+    for kind in KINDS:
+        if kind.single and rel == f"{kind.folder}/{kind.single}":
+            return kind
+    for kind in KINDS:
+        if not kind.single and rel.startswith(kind.folder + "/"):
+            return kind
+    raise ValueError(f"{rel} is no kind's source")
