@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from site_builder import __version__
+from site_builder.summary import summary
 
 if TYPE_CHECKING:
     from site_builder.build import BuildResult
@@ -180,11 +181,6 @@ def quick_noop(args: argparse.Namespace, snapshot: Snapshot | None, started: flo
     return True
 
 
-def summary(pages: int, posts: int) -> str:
-    """``9 pages (1 post)``: counted in words a person would use."""
-    return f"{pages} page{'s' * (pages != 1)} ({posts} post{'s' * (posts != 1)})"
-
-
 def _options(args: argparse.Namespace) -> tuple[object, ...]:
     """The command-line options that change what a build writes."""
     return (args.base_url, args.drafts)
@@ -282,7 +278,7 @@ def run_import(args: argparse.Namespace) -> int:
     from site_builder.importer import import_posts
 
     into = args.into if args.into is not None else args.root.resolve() / "content" / "posts"
-    report = import_posts(args.source, into, args.source_format)
+    report = import_posts(args.source, into, args.source_format, args.root.resolve())
     for post in report.posts:
         if post.skipped:
             print(f"{post.source}: skipped: {post.skipped}", file=sys.stderr)

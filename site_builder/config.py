@@ -7,6 +7,7 @@ overrides are applied by :func:`with_overrides`, so no stage reads flags itself.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -36,6 +37,7 @@ KNOWN_KEYS = {
     "menu",
 }
 CITATION_STYLES = ("numeric", "author-year")
+MATH_ERRORS = ("stop", "show")
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,9 @@ class SiteConfig:
     cite_type: str = "article"  # ``cite: {type: misc}``: the "Cite this post" entry's type
     # ``math: {macros: {R: '\\mathbb{R}'}}``: (name, LaTeX) pairs every formula can use.
     math_macros: tuple[tuple[str, str], ...] = ()
+    # ``math: {errors: show}``: a formula that does not convert is a warning, shown as its
+    # TeX in a marked box; "stop" (the default) makes it an error.
+    math_errors: str = "stop"
     toc: bool = False  # ``toc: true``: every post lists its sections (a post may say false)
     toc_depth: int = 3  # ``toc-depth``: the deepest heading level listed
     # ``search: true``: a Pagefind index and a search page (see site_builder/search.py).
@@ -133,9 +138,18 @@ def load_config(root: Path, parse: Callable[[str, Path], Any] | None = None) -> 
             f"citation_style must be 'numeric' or 'author-year', got {style!r}",
         )
     cite_type = _cite_type(data.get("cite"), text, path)
-    macros = math_macros(data.get("math"))
+    macros = math_macros(data.get("math"), site=True)
     if isinstance(macros, str):
         raise BuildError(path, _line_of(text, "math"), macros)
+    errors = data["math"].get("errors", "stop") if isinstance(data.get("math"), dict) else "stop"
+    if errors not in MATH_ERRORS:
+        close = difflib.get_close_matches(str(errors), MATH_ERRORS, n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        line = _line_of(text, "math") or 1  # ``errors:`` on it, or the first line after it
+        line += next(
+            (n for n, row in enumerate(text.splitlines()[line - 1 :]) if "errors" in row), 0
+        )
+        raise BuildError(path, line, f"math errors must be 'show' or 'stop', got {errors!r}{hint}")
     toc, depth = data.get("toc", False), data.get("toc-depth", 3)
     for key, problem in (("toc", toc_problem(toc, None)), ("toc-depth", toc_problem(None, depth))):
         if problem:
@@ -153,6 +167,7 @@ def load_config(root: Path, parse: Callable[[str, Path], Any] | None = None) -> 
         toc_depth=depth,
         root=root,
         math_macros=macros,
+        math_errors=errors,
         citation_style=style,
         cite_type=cite_type,
         title=data["title"],
@@ -173,8 +188,6 @@ def _cite_type(cite: object, text: str, path: Path) -> str:
     line = _line_of(text, "cite")
     if not isinstance(cite, dict) or set(cite) != {"type"}:
         raise BuildError(path, line, "'cite' takes one key, type: such as {type: misc}")
-    import difflib
-
     from site_builder.cite_box import ENTRY_FIELDS
 
     if isinstance(cite["type"], str) and cite["type"] in ENTRY_FIELDS:
@@ -229,16 +242,18 @@ def toc_problem(toc: object, depth: object) -> str | None:
 _MACRO_NAME = re.compile(r"[A-Za-z]+")
 
 
-def math_macros(data: object) -> tuple[tuple[str, str], ...] | str:
+def math_macros(data: object, site: bool = False) -> tuple[tuple[str, str], ...] | str:
     """``math: {macros: {...}}`` (site.yaml or front matter), or what is wrong with it.
+    site.yaml's may also say ``errors:`` (checked by ``load_config``).
 
     Names are letters only, with or without the backslash (``R`` or ``\\R``); a body
     uses ``#1``, ``#2`` for arguments, as ``\\newcommand`` does.
     """
     if data is None:
         return ()
-    if not isinstance(data, dict) or set(data) - {"macros"}:
-        return "'math' takes one key, macros: a mapping such as {R: '\\mathbb{R}'}"
+    if not isinstance(data, dict) or set(data) - ({"macros", "errors"} if site else {"macros"}):
+        also = " (and, in site.yaml, errors: show or stop)" if site else ""
+        return f"'math' takes macros: a mapping such as {{R: '\\mathbb{{R}}'}}{also}"
     table = data.get("macros") or {}
     if not isinstance(table, dict):
         return "math macros must be a mapping such as {R: '\\mathbb{R}'}"

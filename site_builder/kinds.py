@@ -2,10 +2,11 @@
 go and which template draws them.
 
 Every later stage reads this table rather than naming a kind itself: loading
-(``content.find_sources``), planning (``routes.plan_routes``), rendering
-(``render.render_page`` picks ``Kind.template``), the watcher and the no-op
-check (``watched_folders``). Adding a kind is a row here, its loader if its
-files are not Markdown with front matter, and its template.
+(``content.load_posts``), planning (``routes.plan_routes``) and rendering
+(``pages.render_source_page`` picks ``Kind.template``). Every kind's folder is
+under ``content/``, which the watcher and the no-op check read (``inputs``).
+Adding a kind is a row here, its loader if its files are not Markdown with
+front matter, and its template.
 """
 
 from __future__ import annotations
@@ -40,9 +41,6 @@ HOME = Kind("home", "content", "", None, dated=False, nested=False, single="inde
 
 KINDS: tuple[Kind, ...] = (POST, PAGE, HOME)
 BY_NAME = {kind.name: kind for kind in KINDS}
-
-# Besides the kinds' folders, what a build reads: the watcher and the no-op check use this.
-SITE_FOLDERS = ("content", "templates", "static", "widgets")
 
 
 def find_sources(root: str | os.PathLike[str]) -> list[tuple[Kind, str, os.stat_result]]:

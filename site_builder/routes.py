@@ -128,9 +128,13 @@ def plan_routes(config: SiteConfig, sources: Iterable[SourcePost]) -> Routes:
     home_at = home[0].path if home else None
     table.add(Route("index.html", "listing", "the home page", home_at, "", tuple(ordered)))
     source_routes = []
+    placed: set[str] = set()
     for index, source in enumerate([*ordered, *pages, *home]):
         kind = kinds.BY_NAME[source.kind]
         dated = kind.dated
+        if dated and kind.path(source.slug) in placed:
+            continue  # a second post with one slug: ``content`` reports it, nothing renders it
+        placed.add(kind.path(source.slug))
         route = SourceRoute(
             source,
             kind.path(source.slug),

@@ -27,11 +27,12 @@ from typing import Any
 
 import watchfiles
 
+from site_builder import inputs
 from site_builder.build import build
-from site_builder.cli import summary
 from site_builder.config import SiteConfig, load_config, with_overrides
 from site_builder.errors import BuildError, BuildErrors
 from site_builder.incremental.noop import Snapshot
+from site_builder.summary import summary
 
 RELOAD_PATH = "/__reload"
 OVERLAY_ID = "__site_builder_error"
@@ -260,7 +261,7 @@ def build_once(root: Path, out: Path, base_url: str, drafts: bool) -> str | None
 def watch(
     root: Path, on_change: Callable[[str], None], stop: threading.Event
 ) -> list[threading.Thread]:
-    """Watch content/, templates/, static/, widgets/ (recursively) and site.yaml."""
+    """Watch what a build reads (``inputs``): its folders recursively and site.yaml."""
 
     def loop(
         paths: list[Path], recursive: bool, keep: Callable[[watchfiles.Change, str], bool]
@@ -278,10 +279,9 @@ def watch(
             shown = {path for path in touched if path.exists()} or touched
             on_change(", ".join(sorted(path.relative_to(root).as_posix() for path in shown)))
 
-    names = ("content", "templates", "static", "widgets")
-    dirs = [root / name for name in names if (root / name).is_dir()]
+    dirs = [root / name for name in inputs.FOLDERS if (root / name).is_dir()]
     plans: list[tuple[list[Path], bool, Callable[[watchfiles.Change, str], bool]]] = [
-        ([root], False, lambda _change, path: Path(path).name == "site.yaml"),
+        ([root], False, lambda _change, path: Path(path).name in inputs.FILES),
     ]
     if dirs:
         plans.append((dirs, True, watchfiles.DefaultFilter()))

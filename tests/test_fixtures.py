@@ -9,7 +9,8 @@ Citation fixtures (files named ``citations*.md``) cite ``refs.bib`` beside them;
 (``image*.md``) find their files in ``images/`` beside them. Every case sees this
 repository's widgets (``widgets/``); plot fixtures (``plots*.md``) a stand-in for
 a post folder's Python (:func:`fake_plot`). The References list, when there is one,
-follows the HTML.
+follows the HTML. ``math_errors_show.md`` renders with site.yaml's ``math: {errors: show}``,
+and its warnings follow the HTML as ``WARNING path:line:column: ...`` lines.
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ def context(stem: str) -> MarkdownContext:
         return MarkdownContext("post.md", resource_dir=images, widgets=WIDGETS, plot=fake_plot)
     if stem.startswith("image"):
         return MarkdownContext("post.md", resource_dir=FIXTURES / "images", widgets=WIDGETS)
+    if stem == "math_errors_show":
+        return MarkdownContext("post.md", widgets=WIDGETS, math_errors="show")
     if not stem.startswith("citations"):
         return MarkdownContext("post.md", widgets=WIDGETS)
     bib = parse((FIXTURES / "refs.bib").read_text(encoding="utf-8"), "refs.bib")
@@ -63,7 +66,8 @@ def render_case(text: str, stem: str = "") -> str:
         result = render(text, context(stem))
     except BuildErrors as exc:
         return "".join(f"ERROR {error}\n" for error in exc.errors)
-    return result.html + result.notes_html + result.references_html
+    warnings = "".join(f"WARNING {w}\n" for w in result.warnings) if stem.endswith("_show") else ""
+    return result.html + result.notes_html + result.references_html + warnings
 
 
 @pytest.mark.parametrize(("stem", "text", "expected"), CASES)

@@ -337,6 +337,74 @@ def test_a_post_may_redefine_a_builtin_and_errors_name_the_macro() -> None:
     assert error == "post.md:1:2: math: unbalanced braces: a '{' is never closed (in a macro)"
 
 
+def test_a_site_macro_math_core_refuses_fails_only_the_formulas_that_use_it() -> None:
+    r"""Issue 25: one bad body in site.yaml (``\vcenter`` was unknown, here ``\nosuch``)
+    failed every formula of every post, ``x+y`` included."""
+    macros = (("coloneqq", r"\mathrel{\vcenter{:}}="), ("bad", r"\nosuch"), ("worse", r"\bad x"))
+    text = "Plain $x+y$, then $x \\coloneqq y$.\n\nNow $a + \\bad$ and\n$\\worse$.\n"
+    assert errors_of(text, macros=macros) == [
+        "post.md:3:10: math: in the definition of \\bad: unknown LaTeX command \\nosuch"
+        " (did you mean \\nsucc?)",
+        "post.md:4:2: math: in the definition of \\bad: unknown LaTeX command \\nosuch"
+        " (did you mean \\nsucc?)",
+    ]
+    good = render("Plain $x+y$, then $x \\coloneqq y$.\n", MarkdownContext("p.md", macros=macros))
+    assert good.html.count("<math") == 2 and ">:</mo>" in good.html
+
+
+def test_a_definition_without_its_backslash_is_read_with_a_warning_at_its_column() -> None:
+    text = "Say\n$\\newcommand{iid}{\\text{iid}} x \\sim \\iid$.\n"
+    result = render(text, MarkdownContext("p.md"))
+    assert "<mtext>iid</mtext>" in result.html
+    assert [str(w) for w in result.warnings] == [
+        "p.md:2:13: warning: math: \\newcommand{iid}: write \\iid, with a backslash"
+    ]
+
+
+def test_errors_show_builds_with_a_warning_and_strict_fails_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``math: {errors: show}``: the build succeeds, the formula is its TeX in a box, the
+    warning names path:line:column, and ``--strict`` turns it into a failure."""
+    from site_builder.cli import main
+    from tests.conftest import make_site
+
+    site = make_site(tmp_path / "site")
+    yaml = (site / "site.yaml").read_text(encoding="utf-8")
+    (site / "site.yaml").write_text(yaml + "math: {errors: show}\n", encoding="utf-8")
+    post = "---\ntitle: Bad math\ndate: 2024-01-02\n---\n\nSee $\\foo + 1$ and $x$.\n"
+    (site / "content" / "posts" / "bad.md").write_text(post, encoding="utf-8")
+    assert main(["-C", str(site), "build", "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert "content/posts/bad.md:6:6: warning: math: unknown LaTeX command \\foo" in err
+    page = (site / "public" / "posts" / "bad" / "index.html").read_text(encoding="utf-8")
+    assert '<code class="math-error" title="unknown LaTeX command \\foo">' in page
+    assert main(["-C", str(site), "build", "--quiet", "--strict"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("math", "message"),
+    [
+        ("math:\n  errors: shw\n", "site.yaml:5: math errors must be 'show' or 'stop', got 'shw'"
+         " (did you mean 'show'?)"),
+        ("math: {errors: true}\n", "site.yaml:4: math errors must be 'show' or 'stop', got True"),
+        ("math: {error: show}\n", "site.yaml:4: 'math' takes macros"),
+    ],
+)  # fmt: skip
+def test_math_errors_setting_is_checked_at_its_line(
+    tmp_path: Path, math: str, message: str
+) -> None:
+    from site_builder.config import load_config
+    from site_builder.errors import BuildError
+
+    (tmp_path / "site.yaml").write_text(
+        f"title: T\nauthor: A\nbase_url: https://x.org/\n{math}", encoding="utf-8"
+    )
+    with pytest.raises(BuildError) as excinfo:
+        load_config(tmp_path)
+    assert str(excinfo.value).startswith(message)
+
+
 # --- the math font -------------------------------------------------------------------------
 
 

@@ -14,16 +14,33 @@ from __future__ import annotations
 import re
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from site_builder.errors import BuildError
-from site_builder.importer import common, frontmatter, html, hugo, jekyll, quarto
+from site_builder.importer import (
+    common,
+    formulas,
+    frontmatter,
+    html,
+    hugo,
+    jekyll,
+    listings,
+    macros,
+    page,
+    quarto,
+    siteyaml,
+    slugs,
+)
 from site_builder.importer.assets import Assets
-from site_builder.importer.report import Imported, ImportReport, PostNotes
+from site_builder.importer.report import Imported, ImportReport, Note, PostNotes
 from site_builder.importer.text import Text
 
 FORMATS = ("jekyll", "hugo", "quarto")
+# What an undated page keeps of the front matter: no date, so no feed, tags or updates.
+PAGE_KEYS = ("title", "description", "bibliography", "draft", "toc")
+BLANK_LINES = re.compile(r"\n{3,}")
 Converter = Callable[[Text, common.PostContext], None]
 CONVERTERS: dict[str, Converter] = {
     "jekyll": jekyll.convert,
@@ -42,6 +59,9 @@ class Converted:
     notes: PostNotes
     skipped: str = ""
     written: dict[str, str] = field(default_factory=dict)  # new files, by name: a cleaned .bib
+    kind: str = "post"  # or "page": a file with no date (a course's notes), for content/pages
+    origin: list[int] = field(default_factory=list)  # per line written, its source line
+    source: str = ""  # the source text, for the columns of what the build would stop on
 
 
 def detect(source: Path) -> str:
@@ -108,6 +128,7 @@ def convert_post(
     roots: list[Path],
     passthrough: bool = True,
     tag_spellings: dict[str, str] | None = None,
+    defaults: dict[str, Any] | None = None,
 ) -> Converted:
     """Convert one post in memory; ``shown`` is its path as the report names it."""
     notes = PostNotes(shown)
@@ -120,11 +141,25 @@ def convert_post(
         return Converted("", "", {}, notes, skipped=f"cannot read it: {exc.strerror or exc}")
     raw = common.strip_controls(raw, notes)
     source = frontmatter.split(raw, notes)
-    slug, name_date = frontmatter.slug_and_date(path, source.meta)
-    title = slug.replace("-", " ").capitalize()
-    front = frontmatter.map_front_matter(source.meta, name_date, notes, title, tag_spellings)
+    meta = {**(defaults or {}), **source.meta}  # a listing's (``_blog.yml``) under the file's
+    slug, name_date = frontmatter.slug_and_date(path, meta)
+    name_date = name_date or frontmatter.render_day(path, meta, notes)
+    text = Text(source.body, source.body_line)
+    page.unwrap(text)
+    title = meta.get("title") or meta.get("linkTitle")
+    titled = isinstance(title, str | int | float) and bool(str(title).strip())
+    heading = page.leading_title(text, str(title) if titled else None)
+    fallback = (
+        (heading, "its first heading")
+        if heading
+        else (slug.replace("-", " ").capitalize(), "the file name")
+    )
+    front = frontmatter.map_front_matter(meta, name_date, notes, fallback, tag_spellings)
+    kind = "post"
     if "date" not in front:
-        return Converted(slug, "", {}, notes, skipped="it has no date")
+        kind = "page"
+        notes.add(frontmatter.line_of(raw, "date"), "no date: brought across as an undated page")
+        front = {k: v for k, v in front.items() if k in PAGE_KEYS}
     assets = Assets(path.parent, roots)
     bib_keys: frozenset[str] | None = None
     renamed: dict[str, str] = {}  # bib keys a citation here cannot spell, renamed
@@ -153,7 +188,6 @@ def convert_post(
                 k for kind, k in common.BIB_ENTRY.findall(cleaned) if kind.lower() != "string"
             )
     ctx = common.PostContext(notes, assets, bib_keys, slug=slug, passthrough=passthrough)
-    text = Text(source.body, source.body_line)
     for key, new in renamed.items():
         notes.add(1, f"citation key {key} renamed {new}: a citation here cannot spell it")
         text.text = re.sub(re.escape(key) + r"(?![\w'])", new, text.text)  # same length of lines
@@ -168,9 +202,12 @@ def convert_post(
     common.check_citations(text, ctx)
     common.escape_bare_at(text, ctx)
     common.check_crossrefs(text, ctx)
-    body = re.sub(r"\n{3,}", "\n\n", text.text).strip("\n") + "\n"
-    post = frontmatter.dump(front) + "\n" + body
-    return Converted(slug, post, dict(assets.copies), notes, written=written)
+    text.sub(BLANK_LINES, lambda m, _l: "\n\n")
+    lead = len(text.text) - len(text.text.lstrip("\n"))
+    head = frontmatter.dump(front) + "\n"
+    origin = [1] * head.count("\n") + text.origin[lead:]  # per written line, its source line
+    body = text.text.strip("\n") + "\n"
+    return Converted(slug, head + body, dict(assets.copies), notes, "", written, kind, origin, raw)
 
 
 def _find_bib(name: str, post: Path, roots: list[Path]) -> Path | None:
@@ -182,8 +219,13 @@ def _find_bib(name: str, post: Path, roots: list[Path]) -> Path | None:
     return None
 
 
-def import_posts(source: Path, into: Path, fmt: str | None = None) -> ImportReport:
-    """Import every post under ``source`` into ``into`` (e.g. ``content/posts``)."""
+def import_posts(
+    source: Path, into: Path, fmt: str | None = None, site: Path | None = None
+) -> ImportReport:
+    """Import every post under ``source`` into ``into`` (e.g. ``content/posts``).
+
+    ``site`` is the site's root, whose ``site.yaml`` receives the old site's macros
+    (default: the root ``into`` is ``content/posts`` of)."""
     if not source.exists():
         raise BuildError(source, None, "no such file or folder to import from")
     if into.exists() and not into.is_dir():
@@ -198,18 +240,62 @@ def import_posts(source: Path, into: Path, fmt: str | None = None) -> ImportRepo
     report = ImportReport(fmt)
     passthrough = fmt != "hugo" or _hugo_passthrough(source)
     base = source if source.is_dir() else source.parent
-    taken = {p.name.removesuffix(".md") for p in into.iterdir()} if into.is_dir() else set()
+    folders = {"post": into, "page": into.parent / "pages"}
+    taken = {kind: slugs.existing(folder) for kind, folder in folders.items()}
     spellings: dict[str, str] = {}
+    listing = listings.read(source if source.is_dir() else source.parent)
+    if site is None and into.parent.name == "content":
+        site = into.parent.parent
+    site_macros = _site_macros(source, fmt, base.parent, site, report)
     for path in files:
         shown = path.relative_to(base.parent) if base.parent in path.parents else path
         roots_here = [r for r in roots if r.is_dir()]
-        post = convert_post(path, shown, fmt, roots_here, passthrough, spellings)
-        try:
-            report.posts.append(_write(post, shown, into, taken))  # named as its notes are
+        defaults = listing.get(path.stem)
+        post = convert_post(path, shown, fmt, roots_here, passthrough, spellings, defaults)
+        if not post.skipped:  # a namesake from earlier in this import: renamed
+            slug = slugs.unclaimed(post.slug, path, taken[post.kind], post.notes)
+            post = replace(post, slug=slug)
+        try:  # named as its notes are
+            imported = _write(post, shown, folders[post.kind], taken[post.kind])
+            if imported.written is not None:  # what the build would stop on, named now
+                where = _shown(imported.written, site)
+                args = (where, post.origin, post.source, site_macros, post.notes)
+                failed = formulas.check(imported.written, *args)
+                imported = replace(imported, notes=tuple(post.notes.notes), failed=failed)
+            report.posts.append(imported)
         except OSError as exc:
-            why = f"cannot write it into {into}: {exc.strerror or exc}"
+            why = f"cannot write it into {folders[post.kind]}: {exc.strerror or exc}"
             report.posts.append(Imported(shown, None, tuple(post.notes.notes), skipped=why))
     return report
+
+
+def _site_macros(
+    source: Path, fmt: str, base: Path, site: Path | None, report: ImportReport
+) -> dict[str, str]:
+    """The old site's macros into ``site.yaml``; the macros in force there after."""
+    if site is None:
+        return {}
+    config = site / "site.yaml"
+    found = macros.read(source, fmt, base)
+    report.site_notes.extend(found.notes)
+    have = siteyaml.defined(config)
+    for name, (body, where) in found.found.items():
+        if name in have and have[name] != body:
+            message = f"macro \\{name} is {have[name]} in site.yaml already: kept there"
+            report.site_notes.append(Note(where.path, where.line, message))
+    try:
+        report.macros = siteyaml.add_macros(config, {n: b for n, (b, _) in found.found.items()})
+    except (OSError, ValueError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else str(exc)
+        report.site_notes.append(Note(config, None, f"macros not written: {why}"))
+    return siteyaml.defined(config)
+
+
+def _shown(path: Path, site: Path | None) -> Path:
+    """A written file as the build names it: relative to the site's root."""
+    if site is not None and site.resolve() in path.resolve().parents:
+        return path.resolve().relative_to(site.resolve())
+    return path
 
 
 def _hugo_passthrough(source: Path) -> bool:
@@ -223,13 +309,13 @@ def _hugo_passthrough(source: Path) -> bool:
     return False
 
 
-def _write(post: Converted, path: Path, into: Path, taken: set[str]) -> Imported:
+def _write(post: Converted, path: Path, into: Path, taken: dict[str, str]) -> Imported:
     if post.skipped:
         return Imported(path, None, tuple(post.notes.notes), skipped=post.skipped)
     if post.slug in taken:
-        why = f"content/posts already has a post '{post.slug}'; not overwritten"
+        why = f"{into.parent.name}/{into.name} already has '{post.slug}'; not overwritten"
         return Imported(path, None, tuple(post.notes.notes), skipped=why)
-    taken.add(post.slug)
+    taken[post.slug] = str(path)
     into.mkdir(parents=True, exist_ok=True)
     if post.files or post.written:
         target = into / post.slug / "index.md"
@@ -243,6 +329,5 @@ def _write(post: Converted, path: Path, into: Path, taken: set[str]) -> Imported
         target = into / f"{post.slug}.md"
     with target.open("x", encoding="utf-8") as handle:  # "x": never overwrite
         handle.write(post.text)
-    return Imported(
-        path, target, tuple(post.notes.notes), assets=len(post.files) + len(post.written)
-    )
+    files = len(post.files) + len(post.written)
+    return Imported(path, target, tuple(post.notes.notes), assets=files, kind=post.kind)

@@ -21,6 +21,7 @@ from typing import Any
 import yaml
 
 from site_builder.content import KNOWN_KEYS
+from site_builder.importer import dates
 from site_builder.importer.report import PostNotes
 from site_builder.slug import slugify
 
@@ -89,7 +90,7 @@ def map_front_matter(
     meta: dict[str, Any],
     name_date: str | None,
     notes: PostNotes,
-    fallback_title: str,
+    fallback_title: tuple[str, str],
     spellings: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """This site's front matter, in its usual key order; ``date`` is absent if none was found.
@@ -102,8 +103,9 @@ def map_front_matter(
     if isinstance(title, str | int | float) and str(title).strip():
         out["title"] = " ".join(str(title).split())  # its math renders (``titles``)
     else:
-        notes.add(1, f"no title: used '{fallback_title}' from the file name")
-        out["title"] = fallback_title
+        title, where = fallback_title  # and where it came from: the file name, a heading
+        notes.add(1, f"no title: used '{title}' from {where}")
+        out["title"] = title
     date = _date(meta.get("date")) or name_date
     if date is not None:
         out["date"] = date
@@ -140,6 +142,26 @@ def map_front_matter(
     return out
 
 
+RENDER_DAY = ("today", "now", "last-modified")
+
+
+def render_day(path: Path, meta: dict[str, Any], notes: PostNotes) -> str | None:
+    """Quarto's ``date: today`` (``now``, ``last-modified``) is the day of the render: the
+    file's modification day, which is the last render that could have changed it."""
+    value = meta.get("date")
+    if not isinstance(value, str) or value.strip().lower() not in RENDER_DAY:
+        return None
+    day = dt.datetime.fromtimestamp(path.stat().st_mtime, dt.UTC).date().isoformat()
+    notes.add(1, f"date: {value.strip()} is the day Quarto rendered it: used {day}, the file's")
+    return day
+
+
+def line_of(raw: str, key: str) -> int:
+    """The line of ``key:`` in the front matter (1 when it has none)."""
+    match = re.search(rf"(?m)^{re.escape(key)}\s*[:=]", raw)
+    return raw.count("\n", 0, match.start()) + 1 if match else 1
+
+
 def dump(front: dict[str, Any]) -> str:
     """The front matter block as this site reads it."""
     text = yaml.safe_dump(front, sort_keys=False, allow_unicode=True, width=1000)
@@ -156,7 +178,7 @@ def _date(value: Any) -> str | None:
         return None
     match = _DATETIME.match(value.strip())
     if not match:
-        return None
+        return dates.parse(value)  # what Jekyll, Hugo and Quarto read besides ISO
     day, clock, zone = match.groups()
     if clock is None:
         return day
@@ -192,7 +214,8 @@ def _authors(value: Any) -> str:
         return ""
     names = []
     for item in value:
-        name = item.get("name") if isinstance(item, dict) else item
+        # Hugging Face's blog: ``authors: [{user: handle, guest: true}]``.
+        name = (item.get("name") or item.get("user")) if isinstance(item, dict) else item
         if isinstance(name, dict):  # Quarto: name: {given: A, family: B}
             name = " ".join(str(name.get(k, "")) for k in ("given", "family")).strip()
         if isinstance(name, str) and name.strip():

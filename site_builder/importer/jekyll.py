@@ -16,7 +16,7 @@ import html
 import re
 from re import Match
 
-from site_builder.importer import divs, markup
+from site_builder.importer import divs, kramdown, markup
 from site_builder.importer.assets import untemplate
 from site_builder.importer.common import PostContext, comment_out
 from site_builder.importer.html import (
@@ -107,10 +107,12 @@ def convert(text: Text, ctx: PostContext) -> None:
     pictures(text)
     boxes(text)
     unwrap_layout(text)
+    kramdown.html_display(text)
     for single in (markup.SINGLE_DOLLAR, markup.SPACED_DOLLAR):  # before $$x$$ becomes $x$
         text.sub(single, lambda m, _l: markup.unescape_markdown(m.group(0)))
     markup.normalise_math(text, ctx.notes, kramdown=True, backslash=True)
     markup.mask_math(text, ctx.notes, mathjax=True)
+    kramdown.hard_breaks(text)
     _figures(text, ctx)
     captions_to_paragraphs(text)
     text.sub(VIDEO, lambda m, line: _video(m, line, ctx))

@@ -34,7 +34,7 @@ UNCLOSED_DISPLAY = re.compile(
 )
 DOLLARS = re.compile(r"(?<![\\$])\$\$(?!\$)")
 ESCAPED_DISPLAY = re.compile(r"(?s)\\\\\[(.+?)\\\\\]")
-ESCAPED_INLINE = re.compile(r"(?s)\\\\\((.+?)\\\\\)")
+ESCAPED_INLINE = re.compile(r"(?s)\\\\\((.+?)\\\\\\?\)")  # kramdown: ``\\)`` or ``\\\)``
 BARE_DISPLAY = re.compile(r"(?s)(?<!\\)\\\[(.+?)(?<!\\)\\\]")
 BARE_INLINE = re.compile(r"(?<!\\)\\\(([^\n]+?)(?<!\\)\\\)")
 # What MathJax's processEnvironments typeset wherever it found it in the page's text.

@@ -18,9 +18,12 @@ class Note:
     path: Path
     line: int | None
     message: str
+    column: int | None = None
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else f"{self.path}"
+        if self.line and self.column:
+            where += f":{self.column}"
         return f"{where}: {self.message}"
 
 
@@ -31,8 +34,8 @@ class PostNotes:
     path: Path
     notes: list[Note] = field(default_factory=list)
 
-    def add(self, line: int | None, message: str) -> None:
-        self.notes.append(Note(self.path, line, message))
+    def add(self, line: int | None, message: str, column: int | None = None) -> None:
+        self.notes.append(Note(self.path, line, message, column))
 
 
 @dataclass(frozen=True)
@@ -43,7 +46,9 @@ class Imported:
     written: Path | None  # the post file written; None when it was skipped
     notes: tuple[Note, ...]
     assets: int = 0  # files copied beside it
-    skipped: str = ""  # why nothing was written (exists already, no date, ...)
+    skipped: str = ""  # why nothing was written (exists already, not UTF-8, ...)
+    kind: str = "post"  # or "page": it had no date
+    failed: int = 0  # formulas in it that do not convert
 
 
 @dataclass
@@ -52,20 +57,42 @@ class ImportReport:
 
     format: str
     posts: list[Imported] = field(default_factory=list)
+    site_notes: list[Note] = field(default_factory=list)  # the site's macros, not a post's
+    macros: list[str] = field(default_factory=list)  # written into site.yaml
 
     @property
     def notes(self) -> list[Note]:
-        found = [note for post in self.posts for note in post.notes]
-        return sorted(found, key=lambda n: (str(n.path), n.line or 0))
+        found = [*self.site_notes, *(note for post in self.posts for note in post.notes)]
+        return sorted(found, key=lambda n: (str(n.path), n.line or 0, n.column or 0))
 
     def summary(self) -> str:
         written = sum(1 for p in self.posts if p.written is not None)
         clean = sum(1 for p in self.posts if p.written is not None and not p.notes)
         skipped = len(self.posts) - written
+        pages = sum(1 for p in self.posts if p.written is not None and p.kind == "page")
         parts = [f"Imported {written} of {len(self.posts)} {self.format} posts"]
+        if pages:
+            parts[0] += f" ({pages} undated, as pages)"
         parts.append(f"{clean} with nothing left to fix")
         if skipped:
             parts.append(f"{skipped} skipped")
+        if self.macros:
+            parts.append(f"{_count(len(self.macros), 'site macro')} written to site.yaml")
         notes = len(self.notes)
-        parts.append(f"{notes} construct{'s' if notes != 1 else ''} to check by hand")
-        return ", ".join(parts)
+        parts.append(f"{_count(notes, 'construct')} to check by hand")
+        line = ", ".join(parts)
+        failed = sum(p.failed for p in self.posts)
+        if failed:
+            posts = _count(sum(1 for p in self.posts if p.failed), "post")
+            verb = "does" if failed == 1 else "do"
+            line += (
+                f".\n{_count(failed, 'formula')} in {posts} {verb} not convert (listed above,"
+                " each at its line), and the build stops on them: fix them, or set"
+                " `math: {errors: show}` in site.yaml to show each as its TeX in a marked box"
+                " with a warning, as MathJax did"
+            )
+        return line
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'s' if number != 1 else ''}"

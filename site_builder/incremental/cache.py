@@ -17,33 +17,12 @@ Everything here is an optimisation that must never change a byte of output:
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import pickle
 import shutil
 from pathlib import Path
 from typing import Any
 
-
-def dump_entry(value: Any, key: str = "") -> bytes:
-    """Pickle ``value`` behind a SHA-256 of the payload *and* the key it is stored under, so
-    an entry that ends up under another key (a copied row, a renamed file) fails too."""
-    payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-    return _checksum(key, payload) + payload
-
-
-def load_entry(data: bytes, key: str = "") -> Any:
-    """Unpickle a verified payload; raises ValueError when the checksum does not match."""
-    checksum, payload = data[:32], data[32:]
-    if len(data) < 32 or _checksum(key, payload) != checksum:
-        raise ValueError("checksum mismatch")
-    return pickle.loads(payload)  # our own files, verified above
-
-
-def _checksum(key: str, payload: bytes) -> bytes:
-    digest = hashlib.sha256(key.encode())
-    digest.update(b"\0")
-    digest.update(payload)
-    return digest.digest()
+from site_builder.incremental.entries import dump_entry, load_entry
+from site_builder.incremental.state import StateStore
 
 
 def damage(directory: Path) -> str | None:
@@ -76,8 +55,6 @@ class Cache:
         self.directory = directory
         self.enabled = enabled
         self._made: set[Path] = set()  # directories known to exist (each mkdir is a syscall)
-        from site_builder.incremental.state import StateStore  # it imports this module
-
         self.state = StateStore(directory / "state.db", enabled)
 
     def _path(self, kind: str, key: str) -> Path:

@@ -18,7 +18,8 @@ from site_builder import content, fonts, render
 from site_builder.config import SiteConfig
 from site_builder.errors import BuildError, BuildErrors
 from site_builder.incremental import cached
-from site_builder.incremental.cache import Cache, dump_entry
+from site_builder.incremental.cache import Cache
+from site_builder.incremental.entries import dump_entry
 from site_builder.markdown import Rendered
 from site_builder.routes import SourceRoute
 from site_builder.writer import OutputEntry
@@ -35,7 +36,8 @@ class PostSummary:
 @dataclass(frozen=True)
 class PostJob:
     route: SourceRoute
-    render_key: str  # every input of the post's Markdown render
+    inputs: render.RenderInputs  # what the Markdown render reads
+    render_key: str  # ``inputs.key()``
     page_key: str  # the render key plus every input of its page
     want_full: bool  # the feed needs this post's HTML back
     last_render_key: str | None = None  # this post's previous render, for its fragment memo
@@ -121,7 +123,7 @@ def cached_render(job: PostJob, config: SiteConfig, cache: Cache) -> tuple[Rende
     source = content.reload(job.route.source, config)
     runners = cached.widget_runners(config, cache), cached.plot_runner(source, config, cache)
     memo = memo if isinstance(memo, dict) else None
-    return render.render_markdown(source, config, memo, runners), True
+    return render.render_markdown(source.body, job.inputs, config.root, memo, runners), True
 
 
 def run_chunk(jobs: list[PostJob], stage_root: Path) -> list[PostResult]:

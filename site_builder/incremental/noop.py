@@ -27,10 +27,10 @@ from collections.abc import Iterable
 from contextlib import closing
 from pathlib import Path
 
+from site_builder import inputs
 from site_builder.clock import reference_seconds
 from site_builder.incremental.keys import PACKAGE, code_stamp
 
-WATCHED = ("content", "templates", "static", "fonts", "widgets")
 STAGING_PREFIX = ".staging-"  # writer.STAGING_PREFIX: an interrupted build leaves these
 
 
@@ -64,8 +64,8 @@ class Snapshot:
         self.out = out
         self.path = root / ".cache" / "state.db"  # the state store (``state``)
         parts: list[object] = [code_stamp(), str(out), *options]
-        parts.append(_stat(str(root / "site.yaml")))
-        for name in WATCHED:
+        parts += [_stat(str(root / name)) for name in inputs.FILES]
+        for name in inputs.FOLDERS:
             _tree(str(root / name), parts)
         _tree(str(PACKAGE / "data"), parts)  # the math font's packaged copy
         # Compared whole (tens of bytes a file): no hash, so no hashlib to import. Format 2

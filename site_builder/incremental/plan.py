@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from site_builder import bibliography, feeds, fonts, kinds, pages, widgets
+from site_builder import bibliography, feeds, fonts, kinds, pages, render, widgets
 from site_builder.config import SiteConfig
 from site_builder.content import SourcePost
 from site_builder.incremental.cache import Cache
@@ -22,7 +22,7 @@ from site_builder.incremental.jobs import PostJob
 from site_builder.incremental.keys import code_version, hash_parts
 from site_builder.incremental.state import LastBuild
 from site_builder.model import Site
-from site_builder.routes import Routes
+from site_builder.routes import Routes, SourceRoute
 
 
 def plan_jobs(
@@ -44,7 +44,6 @@ def plan_jobs(
     # Most posts share one .bib (or none): hash each once.
     named = {route.source.bibliography for route in routes.sources}
     bib_keys = {name: bibliography_key(name, config.root) for name in sorted(named, key=str)}
-    widget_keys = {spec.name: spec.fingerprint for spec in config.widgets}
     context = hash_parts(
         version,
         config.key,
@@ -59,11 +58,21 @@ def plan_jobs(
     )
     same_context = context == previous.plan_context
 
+    hashed: dict[Path, str] = {}
+
+    def bib_hash(path: Path) -> str:
+        """Once a build for the many posts that share one .bib (never across builds: the
+        dev server's process outlives an edit)."""
+        if path not in hashed:
+            hashed[path] = _file_hash(path, config.root)
+        return hashed[path]
+
     jobs = []
     for index, route in enumerate(routes.sources):
         source = route.source
         path = source.path.as_posix()
         record = previous.records.get(path)
+        inputs = render.render_inputs(route, config, bib_hash)
         if (
             same_context
             and source.bundle_dir is None  # a folder post also depends on its other files
@@ -74,32 +83,14 @@ def plan_jobs(
         ):
             render_key, page_key = previous.render_keys[path], previous.page_keys[path]
         else:
-            render_key = hash_parts(
-                version,
-                config.raw_html,
-                source.path,
-                source.body_line,
-                "\n".join(_bundle_stamp(rel, file) for rel, file in route.bundle),
-                source.body_hash,
-                config.citation_style,
-                bib_keys[source.bibliography],
-                repr(config.math_macros),
-                repr(source.math_macros),
-                *(f"{name}={widget_keys.get(name)}" for name in source.widgets),
-            )
+            render_key = inputs.key()
             page_key = hash_parts(
-                version,
-                render_key,
-                config.key,
-                templates[source.kind],
-                front_matter(source),
-                repr(route.older),
-                repr(route.newer),
-                repr(route.menu),
+                version, render_key, config.key, templates[source.kind], page_inputs(route)
             )
         jobs.append(
             PostJob(
                 route,
+                inputs,
                 render_key,
                 page_key,
                 want_full=index < feeds.FEED_SIZE or route.kind is kinds.HOME,
@@ -146,6 +137,18 @@ def group_keys(
     }
 
 
+def page_inputs(route: SourceRoute) -> str:
+    """What a source's page shows besides its rendered body, as one string to hash: its
+    front matter and every field of its route but the bundle (in the render's inputs), so
+    a field added to a route (the menu was one) can never leave pages stale."""
+    shown = [
+        (field.name, getattr(route, field.name))
+        for field in dataclasses.fields(route)
+        if field.name not in ("source", "bundle")
+    ]
+    return front_matter(route.source) + repr(shown)
+
+
 def front_matter(source: SourcePost) -> str:
     """Everything a page shows of a post besides its body, as one string to hash: every
     field of the record but the body (in the render key already), so a field added to the
@@ -162,22 +165,12 @@ def front_matter(source: SourcePost) -> str:
 def bibliography_key(named: Path | None, root: Path) -> str:
     """What a post's render depends on in its bibliography: the file's bytes."""
     path = bibliography.file_for(named, root)
-    if path is None:
-        return "none"
+    return "none" if path is None else _file_hash(path, root)
+
+
+def _file_hash(path: Path, root: Path) -> str:
+    """A .bib's bytes, hashed."""
     try:
         return hash_parts(path.as_posix(), (root / path).read_bytes())
     except OSError:
         return f"missing {path.as_posix()}"
-
-
-# Images (the page carries their width and height) and Python (a plot's source).
-_SIZED = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".svg", ".py"})
-
-
-def _bundle_stamp(rel: str, file: Path) -> str:
-    """A bundle file's name, and for an image or a plot's Python its size and time: a
-    replaced image or an edited plot must re-render the post."""
-    if file.suffix.lower() not in _SIZED:
-        return rel
-    stat = file.stat()
-    return f"{rel}:{stat.st_size}:{stat.st_mtime_ns}"

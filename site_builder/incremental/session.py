@@ -160,13 +160,13 @@ class Session:
     def full_rendered(self, post: Post) -> Rendered:
         """A post's whole :class:`Rendered` (the feed and search need its HTML): from this
         build, the store, or (the store lost it) rendered again."""
-        found = self.full.get(_id(post.source)) or self.cache.state.get_render(
-            self.job_of[_id(post.source)].render_key
-        )
+        job = self.job_of[_id(post.source)]
+        found = self.full.get(_id(post.source)) or self.cache.state.get_render(job.render_key)
         if isinstance(found, Rendered):
             return found
         source = content.reload(post.source, self.config)
-        return render.render_markdown(source, self.config)
+        runners = render.uncached_runners(source, self.config)
+        return render.render_markdown(source.body, job.inputs, self.config.root, None, runners)
 
     def environment(self, site: Site) -> Any:
         return cached.environment(self.config, self.cache, site)

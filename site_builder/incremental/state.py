@@ -17,7 +17,7 @@ different ones and must not evict each other):
 
 One database file costs one create (creating files is the slowest thing a cold
 build does on some file systems), and WAL mode lets workers read renders while
-the main process writes. Every blob is checksummed (``cache.dump_entry``); a row
+the main process writes. Every blob is checksummed (``entries.dump_entry``); a row
 that fails is deleted and reported as a miss, and a database SQLite cannot read
 is deleted and started afresh, so a damaged store costs time, never a wrong page.
 """
@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from site_builder.incremental.cache import dump_entry, load_entry
+from site_builder.incremental.entries import dump_entry, load_entry
 from site_builder.incremental.keys import code_version
 from site_builder.writer import OutputEntry
 
@@ -201,7 +201,7 @@ class StateStore:
             return None
 
     def put_render(self, key: str, entry: bytes) -> None:
-        """Store an entry made by ``cache.dump_entry(value, key)`` (the workers pickle, the
+        """Store an entry made by ``entries.dump_entry(value, key)`` (the workers pickle, the
         main process writes)."""
         import sqlite3
 

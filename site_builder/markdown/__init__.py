@@ -47,6 +47,9 @@ class MarkdownContext:
     # Math macros in force from the first formula: site.yaml's, then the front matter's,
     # as (name without backslash, LaTeX body).
     macros: tuple[tuple[str, str], ...] = ()
+    # site.yaml's ``math: {errors: ...}``: "stop" (a formula that does not convert is an
+    # error) or "show" (a warning, and the formula is shown as its TeX in a marked box).
+    math_errors: str = "stop"
     # The site's widgets by name (see ``site_builder.widgets``): a figure's
     # ``widget="name"`` calls one with the figure's other attributes. Passed in, so this
     # stage never imports a site's code.
@@ -56,6 +59,12 @@ class MarkdownContext:
     # Runs ``plot="file.py:function"`` in the post's folder (see ``site_builder.plots``);
     # None where the document has no folder of its own.
     plot: Callable[[str, Mapping[str, str]], PlotOutput] | None = field(default=None, compare=False)
+    # Made before Markdown by a trusted stage (a notebook's outputs, see
+    # ``site_builder.notebooks``): HTML by key, placed where a ```` ```{=prerendered} ````
+    # fence holds the key (``markdown.prerendered``), and files by name, written beside
+    # the page, which images may show although they are not on disk yet.
+    prerendered: Mapping[str, str] = field(default_factory=dict, compare=False)
+    files: Mapping[str, bytes] = field(default_factory=dict, compare=False)
 
 
 class FigureError(Exception):

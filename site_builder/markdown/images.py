@@ -118,6 +118,8 @@ def _check(state: StateCore) -> None:
             if not is_local(src):
                 continue
             relative = unquote(urlsplit(src).path)
+            if relative in state.env["ctx"].files:  # made for this page (a notebook output)
+                continue
             if resource_dir is None:
                 report(
                     state.env,

@@ -34,6 +34,7 @@ from site_builder.markdown.figures import figures_plugin
 from site_builder.markdown.footnotes import SidenoteState
 from site_builder.markdown.image_figures import image_figures_plugin
 from site_builder.markdown.math import math_plugin
+from site_builder.markdown.prerendered import prerendered_plugin
 from site_builder.markdown.state import document, extension_state
 from site_builder.markdown.theorems import theorems_plugin
 
@@ -51,6 +52,7 @@ def create_parser(raw_html: bool = True) -> MarkdownIt:
     assert md.linkify is not None, "linkify-it-py is a dependency"
     full_pretest = md.linkify.pretest
     md.linkify.pretest = lambda text: any(h in text for h in _LINK_HINTS) and full_pretest(text)
+    md.use(prerendered_plugin)  # before any rule that reads fences
     md.use(math_plugin)
     md.use(footnotes.footnotes_plugin)
     md.use(margin.margin_plugin)

@@ -70,9 +70,12 @@ def report(
     document(env).errors.append(BuildError(path, line or source_line(env, token), message, column))
 
 
-def warn(env: MutableMapping[str, Any], message: str, line: int | None) -> None:
-    """Record a likely mistake that does not stop the build, at a source line."""
-    document(env).warnings.append(BuildWarning(Location(env["ctx"].path, line), message))
+def warn(
+    env: MutableMapping[str, Any], message: str, line: int | None, column: int | None = None
+) -> None:
+    """Record a likely mistake that does not stop the build, at a source line (and column)."""
+    location = Location(env["ctx"].path, line, column)
+    document(env).warnings.append(BuildWarning(location, message))
 
 
 def inline_lines(env: MutableMapping[str, Any], block: Token) -> list[tuple[Token, int | None]]:

@@ -3,7 +3,8 @@
 - ``plugin``: the markdown-it wiring (parsing, the two core rules, rendering);
 - ``formula``: one formula's steps, shared by the plugin and ``render_formula``;
 - ``macros``: the site's, the post's and in-formula ``\\newcommand`` definitions;
-- ``rewrite``: small source rewrites for what math-core lacks, with error offsets kept;
+- ``rewrite`` and ``groups``: small source rewrites for what math-core lacks;
+- ``source``: a formula under rewriting, with the way back to the author's columns;
 - ``numbering``: equation numbers, ``\\tag`` and ``\\label``, shared with cross-references;
 - ``engine``: math-core itself, and its errors in plain words.
 """

@@ -43,12 +43,23 @@ class MathError(ValueError):
         super().__init__(message)
         self.message = message
         self.offset = offset
+        self.also: list[MathError] = []  # more in the same formula (definitions), reported too
+        self.original = False  # ``offset`` is into the author's text, not the rewritten one
 
 
 def convert(latex: str, display: bool, macros: Macros = (), annotation: str | None = None) -> str:
-    """One formula as ``<math>``, with ``annotation`` (default: ``latex``) as its TeX source."""
+    """One formula as ``<math>``, with ``annotation`` (default: ``latex``) as its TeX source.
+
+    A macro whose definition fails fails only the formulas that use it, at the use (as
+    MathJax checks a macro where it is expanded): see :func:`checked`.
+    """
     from math_core import LatexError
 
+    macros, broken = checked(macros)
+    if broken:
+        for use in _CONTROL.finditer(latex):
+            if use.group(1) in broken:
+                raise MathError(broken[use.group(1)], use.start())
     try:
         out = _converter(macros).convert_with_local_state(latex, displaystyle=display)
     except LatexError as exc:
@@ -69,6 +80,40 @@ def convert(latex: str, display: bool, macros: Macros = (), annotation: str | No
     source = latex if annotation is None else annotation
     out = out[:start] + escapeHtml(source.strip()) + out[end:]
     return fix_output(out)
+
+
+_CONTROL = re.compile(r"\\([A-Za-z]+|.)", re.DOTALL)
+BROKEN = "broken@"  # a name whose definition could not be read: its body is the message
+
+
+@lru_cache(maxsize=64)
+def checked(macros: Macros) -> tuple[Macros, dict[str, str]]:
+    """The macros math-core takes, and why each other one fails, by name.
+
+    math-core checks every body when it is configured, so one bad body (``\\vcenter``,
+    which it lacks) would fail every formula. Each body it refuses is left out, with its
+    message, and so is each body that uses one left out (the first cause is kept). Macros
+    math-core never sees (names with ``@``: colours, those expanded here) pass through.
+    """
+    from math_core import LatexError
+
+    good = list(macros)
+    broken = {n.removeprefix(BROKEN): body for n, body in macros if n.startswith(BROKEN)}
+    for _ in range(len(macros)):
+        try:
+            _converter(tuple(good))
+            break
+        except LatexError as exc:
+            index = _ERROR.match(str(exc).strip())
+            names = [name for name, _ in good if "@" not in name]
+            if index is None or index.group(1) is None or int(index.group(1)) >= len(names):
+                break  # not a body's fault: every conversion reports it
+            name = names[int(index.group(1))]
+            unknown = _UNKNOWN.match(index.group(3))
+            cause = unknown and broken.get(unknown.group(2))
+            broken[name] = cause or _error(str(exc), tuple(good)).message
+            good = [(n, body) for n, body in good if n != name]
+    return tuple(good), broken
 
 
 @lru_cache(maxsize=64)

@@ -7,6 +7,7 @@ runs both for a formula on its own (the coverage tool and tests use it).
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -14,10 +15,18 @@ from functools import lru_cache
 from markdown_it.common.utils import escapeHtml
 
 from site_builder.markdown.math.colours import colour_edits, colours_of
-from site_builder.markdown.math.engine import Macros, convert
-from site_builder.markdown.math.macros import expand_optional, merged, take_definitions
+from site_builder.markdown.math.engine import BROKEN, Macros, MathError, convert
+from site_builder.markdown.math.expand import HERE, expand_here
+from site_builder.markdown.math.macros import (
+    Taken,
+    as_here,
+    expanded_here,
+    merged,
+    take_definitions,
+)
 from site_builder.markdown.math.numbering import Register, number
-from site_builder.markdown.math.rewrite import Source, rewrite, rewrite_body
+from site_builder.markdown.math.rewrite import rewrite, rewrite_body
+from site_builder.markdown.math.source import Source
 
 
 @dataclass
@@ -31,6 +40,9 @@ class Formula:
     tags: dict[str, str] = field(default_factory=dict)  # see numbering.number
     ids: dict[str, str] = field(default_factory=dict)  # label placeholder -> the page's id
     unknown_colours: list[str] = field(default_factory=list)  # dropped: see colour_edits
+    warnings: list[MathError] = field(default_factory=list)  # offsets into ``source.text``
+    lines: bool = False  # top-level ``\\\\`` breaks lines (kramdown's ``$$`` beside text)
+    _colours: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.source = Source(self.latex)
@@ -38,20 +50,32 @@ class Formula:
     def prepare(self, ident: str | None, register: Register) -> Macros:
         """Take out definitions, rewrite, number; return the macros for the formulas after.
 
-        Raises ``MathError`` with an offset into ``source.text``.
+        Raises ``MathError`` with an offset into ``source.text``: for a definition that
+        cannot be read, once the formula's other definitions are in force.
         """
-        definitions = take_definitions(self.source)
-        colours = colours_of(self.macros) | colours_of(tuple(definitions))
-        for name, body in definitions:  # in order: a body may use the macros before it
-            expanded = Source(body)
-            _expand_optional(expanded, self.macros)
-            self.macros = merged(self.macros, ((name, _with_colours(expanded.text, colours)),))
-        _expand_optional(self.source, self.macros)
-        self.source.edit(colour_edits(self.source.text, colours, self.unknown_colours))
-        rewrite(self.source, self.display)
+        errors = self._define(take_definitions(self.source))
+        if _expand_here(self.source, self.macros) and _DEFINES.search(self.source.text):
+            errors += self._define(take_definitions(self.source))  # a macro that defines one
+        if errors:
+            errors[0].also = errors[1:]
+            raise errors[0]
+        self.source.edit(colour_edits(self.source.text, self._colours, self.unknown_colours))
+        rewrite(self.source, self.display, self.lines)
         if self.display and not self.empty:
             number(self.source, ident, register, self.tags, self.ids)
         return self.macros
+
+    def _define(self, taken: Taken) -> list[MathError]:
+        """Put ``taken``'s definitions in force, in order (a body may use those before it)."""
+        self._colours = colours_of(self.macros) | colours_of(tuple(taken.definitions))
+        for name, body in taken.definitions:
+            expanded = Source(body)
+            if not name.startswith((BROKEN, HERE)):  # those expanded here: at the use
+                _expand_here(expanded, self.macros)
+                expanded.text = _with_colours(expanded.text, self._colours)
+            self.macros = merged(self.macros, ((name, expanded.text),))
+        self.warnings += taken.warnings
+        return taken.errors
 
     @property
     def empty(self) -> bool:
@@ -109,23 +133,29 @@ def _fingerprint(macros: Macros) -> str:
     return hashlib.blake2b(repr(macros).encode(), digest_size=8).hexdigest() if macros else ""
 
 
-_MAX_EXPANSIONS = 50  # nested optional-argument macros; a self-referent one stops here
+_MAX_EXPANSIONS = 50  # nested macros expanded here; a self-referent one stops here
+_DEFINES = re.compile(r"\\(?:(?:re)?newcommand|providecommand|def|let)(?![A-Za-z])")
 
 
-def _expand_optional(source: Source, macros: Macros) -> None:
-    """Expand the optional-argument macros in ``source`` (math-core has none), again and
-    again for uses inside their own expansions (none: one cached look-up)."""
-    for _ in range(_MAX_EXPANSIONS):
-        edits = expand_optional(source.text, macros)
+def _expand_here(source: Source, macros: Macros) -> bool:
+    """Expand the macros math-core cannot take (see ``expand``), again and again for uses
+    inside their own expansions (none: one cached look-up). True if any was."""
+    for count in range(_MAX_EXPANSIONS):
+        edits = expand_here(source.text, macros)
         if not edits:
-            return
+            return count > 0
         source.edit(edits)
+    return True
 
 
 @lru_cache(maxsize=64)
 def rewrite_macros(macros: Macros) -> Macros:
-    """The site's and the front matter's macros, rewritten once as a formula would be."""
-    return tuple((name, _with_colours(body, {})) for name, body in macros)
+    """The site's and the front matter's macros, rewritten once as a formula would be (those
+    math-core cannot take are kept to be expanded here, see ``expand``)."""
+    return tuple(
+        as_here(name, body) if expanded_here(body) else (name, _with_colours(body, {}))
+        for name, body in macros
+    )
 
 
 def _with_colours(body: str, colours: dict[str, str]) -> str:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from site_builder.markdown.crossrefs import equation_id
 from site_builder.markdown.math.engine import MathError
-from site_builder.markdown.math.rewrite import Edit, Source, rows_of
+from site_builder.markdown.math.source import Edit, Source, rows_of
 
 # (label id or None, the author's \tag text or None) -> the tag to show, None if refused
 Register = Callable[[str | None, str | None], int | str | None]

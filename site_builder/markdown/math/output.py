@@ -1,4 +1,4 @@
-"""Two edits on math-core's MathML, each for a defect measured in Chromium or the validator.
+"""Edits on math-core's MathML, each for a defect seen in Chromium or the validator.
 
 Primes, after the base instead of in a superscript. math-core writes ``f'`` as
 ``<msup><mi>f</mi><mo>&#x2032;</mo></msup>``, as TeX does; but TeX's prime glyph
@@ -8,6 +8,14 @@ speck above the ``f``, far from ``(x)`` (Pagella Math's ``ssty`` variant, which
 would fix it, is not applied). MathML Core's advice is to put the prime after its
 base, so ``f'`` becomes ``<mrow><mi>f</mi><mo>&#x2032;</mo></mrow>`` and ``x'_i``
 becomes ``<msub><mrow><mi>x</mi><mo>&#x2032;</mo></mrow><mi>i</mi></msub>``.
+
+Integrals, marked ``largeop``. math-core writes ``<mo>∫</mo>`` and leaves the size
+to the operator dictionary, and a display integral was seen drawn at text size in
+Chromium (issue 25; an integral after ``=`` is not first in its row, so the
+dictionary's prefix entry may not apply). ``largeop="true"`` says what TeX's
+``\\int`` is, a large operator, whatever its place: in display style the browser takes
+the font's display variant, and in inline math (not display style) the attribute
+changes nothing. The limits stay beside it, where TeX sets an integral's.
 
 ``scriptlevel`` on ``<mtable>``: MathML Core allows it on every element, the
 W3C validator's MathML only on ``<mstyle>``. A table at the top of display math
@@ -27,13 +35,17 @@ _TAG = re.compile(r"<(/?)([a-z]+)[^>]*?(/?)>")
 _PRIME_MO = '<mo lspace="0" rspace="0">{}</mo>'
 
 
+# The integral signs (U+222B to U+2233, and the ⨋ to ⨜ block) as operators.
+_INTEGRAL = re.compile(r"<mo((?: [a-z]+=\"[^\"]*\")*)>([\u222b-\u2233\u2a0b-\u2a1c])</mo>")
 _TABLE_LEVEL = re.compile(r'<mtable( displaystyle="\w+")? scriptlevel="(\d)"([^>]*)>')
 
 
 def fix_output(mathml: str) -> str:
-    """Both edits, each only when its construct is present (most formulas have neither)."""
+    """Each edit only when its construct is present (most formulas have none)."""
     if any(p in mathml for p in PRIMES):
         mathml = fix_primes(mathml)
+    if _INTEGRAL.search(mathml):
+        mathml = _INTEGRAL.sub(r'<mo largeop="true"\1>\2</mo>', mathml)
     if "<mtable" in mathml:
         mathml = fix_table_levels(mathml)
     return mathml

@@ -16,12 +16,11 @@ core rules do the fallible work, where each formula's source line is known:
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, cast
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
@@ -33,6 +32,7 @@ from mdit_py_plugins.dollarmath.index import math_inline_dollar
 from site_builder.markdown.crossrefs import equation_id, is_crossref, register, state_of
 from site_builder.markdown.math.engine import Macros, MathError
 from site_builder.markdown.math.formula import Formula, rewrite_macros
+from site_builder.markdown.math.where import Finder, Where
 from site_builder.markdown.state import (
     inline_lines,
     memoised,
@@ -96,25 +96,6 @@ def _currency_aware(
     return parse
 
 
-@dataclass(frozen=True)
-class _Where:
-    """Where a formula is in the file: its line, and its offset in the body if found."""
-
-    finder: _Finder
-    line: int | None
-    start: int | None = None
-
-    def position(self, formula: Formula, offset: int | None) -> tuple[int | None, int | None]:
-        """File line and column of ``offset`` in the rewritten source (None: the start)."""
-        if self.start is None:
-            return self.line, None
-        if offset is None:  # the formula as a whole: its first character
-            at = self.start + len(formula.latex) - len(formula.latex.lstrip())
-        else:
-            at = self.start + formula.source.origin(offset)
-        return self.finder.position(at)
-
-
 # --- block rule: $$ ... $$ {#eq-x} -------------------------------------------------------
 
 
@@ -166,7 +147,7 @@ def _parse_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
 def _prepare(state: StateCore) -> None:
     env = cast(dict[str, Any], state.env)
     macros = rewrite_macros(env["ctx"].macros)
-    finder = _Finder(state.src, env)
+    finder = Finder(state.src, env)
     for token in state.tokens:
         if token.type in BLOCKS:
             macros = _prepare_one(env, token, True, macros, finder.locate(token, token.content))
@@ -180,10 +161,11 @@ def _prepare(state: StateCore) -> None:
 
 
 def _prepare_one(
-    env: dict[str, Any], token: Token, display: bool, macros: Macros, where: _Where
+    env: dict[str, Any], token: Token, display: bool, macros: Macros, where: Where
 ) -> Macros:
     """Definitions, rewrites and numbers for one formula; returns the macros from here on."""
     formula = Formula(token.content, display, macros)
+    formula.lines = token.type == "math_inline_double"  # display math pasted beside text
     repeated: list[str] = []
 
     def register_row(label: str | None, tag: str | None) -> int | str | None:
@@ -201,8 +183,10 @@ def _prepare_one(
     try:
         macros = formula.prepare(_attribute_id(token), register_row)
     except MathError as exc:
-        _report(env, formula, where, exc)
+        _report(env, formula, where, exc, token)
+        _warn(env, formula, where)
         return formula.macros
+    _warn(env, formula, where)
     # The page's ids stay unique: each repeat gives up its id, the last ones in the formula
     # (the first may be in it too, and keeps its id: references go to it).
     for marker, ident in reversed(list(formula.ids.items())):
@@ -224,7 +208,7 @@ def _attribute_id(token: Token) -> str | None:
 
 
 def _check_dollars(
-    env: dict[str, Any], finder: _Finder, block: Token, child: Token, line: int | None
+    env: dict[str, Any], finder: Finder, block: Token, child: Token, line: int | None
 ) -> None:
     for match in _UNCLOSED.finditer(child.content):
         mark = match.group()
@@ -266,7 +250,7 @@ def _convert_one(env: dict[str, Any], token: Token) -> None:
             formula.source.sub(_REF_IN_MATH, lambda m: _reference_text(env, m))
         token.meta["mathml"] = memoised(env, formula.key, formula.to_mathml)
     except MathError as exc:
-        _report(env, formula, where, exc)
+        _report(env, formula, where, exc, token)
 
 
 def _reference_text(env: dict[str, Any], match: re.Match[str]) -> str:
@@ -280,41 +264,26 @@ def _reference_text(env: dict[str, Any], match: re.Match[str]) -> str:
     return f"\\text{{{shown}}}"
 
 
-def _report(env: dict[str, Any], formula: Formula, where: _Where, exc: MathError) -> None:
-    line, column = where.position(formula, exc.offset)
-    report(env, None, f"math: {exc.message}", line=line, column=column)
+def _report(
+    env: dict[str, Any], formula: Formula, where: Where, exc: MathError, token: Token
+) -> None:
+    """An error at the formula's line and column; with ``math: {errors: show}`` a warning
+    there, and the formula is shown as its TeX (see ``_failed``)."""
+    show = env["ctx"].math_errors == "show"
+    for error in (exc, *exc.also):
+        line, column = where.position(formula, error.offset, error.original)
+        if show:
+            warn(env, f"math: {error.message}", line, column)
+        else:
+            report(env, None, f"math: {error.message}", line=line, column=column)
+    if show:
+        token.meta["failed"] = exc.message
 
 
-# --- where a formula is in the file --------------------------------------------------------
-
-
-class _Finder:
-    """File line and column of a formula, found in the source lines of its block."""
-
-    def __init__(self, src: str, env: dict[str, Any]) -> None:
-        self.src = src
-        self.env = env
-        self.starts = [0, *(m.end() for m in re.finditer("\n", src))]
-        self.cursor: dict[int, int] = {}  # per block: where the last formula was found
-
-    def locate(self, block: Token, text: str, line: int | None = None) -> _Where:
-        """Where ``text`` (a formula of ``block``, in order) starts; ``line`` if not found."""
-        line = line or source_line(self.env, block)
-        if block.map is None:
-            return _Where(self, line)
-        begin = self.starts[block.map[0]]
-        end = self.starts[block.map[1]] if block.map[1] < len(self.starts) else len(self.src)
-        at = self.src.find(text, max(begin, self.cursor.get(id(block), begin)), end)
-        if at < 0:
-            return _Where(self, line)
-        self.cursor[id(block)] = at + 1
-        return _Where(self, self.position(at)[0], at)
-
-    def position(self, at: int) -> tuple[int | None, int | None]:
-        """1-based file line and column of the absolute offset ``at`` in the body."""
-        index = bisect_right(self.starts, at) - 1  # a post with thousands of formulas: log n
-        offset: int = self.env["ctx"].line_offset
-        return offset + index + 1, at - self.starts[index] + 1
+def _warn(env: dict[str, Any], formula: Formula, where: Where) -> None:
+    for warning in formula.warnings:
+        line, column = where.position(formula, warning.offset, warning.original)
+        warn(env, f"math: {warning.message}", line, column)
 
 
 # --- renderers ---------------------------------------------------------------------------
@@ -323,7 +292,10 @@ class _Finder:
 def _render_inline(
     self: Any, tokens: Sequence[Token], idx: int, options: OptionsDict, env: dict[str, Any]
 ) -> str:
-    mathml = str(tokens[idx].meta["mathml"])
+    token = tokens[idx]
+    if "failed" in token.meta:
+        return _failed(token, "code")
+    mathml = str(token.meta["mathml"])
     if mathml:
         needs(env, "math")
     return mathml
@@ -333,8 +305,21 @@ def _render_block(
     self: Any, tokens: Sequence[Token], idx: int, options: OptionsDict, env: dict[str, Any]
 ) -> str:
     """A box that scrolls sideways when the formula is wider than the column."""
-    mathml = tokens[idx].meta["mathml"]
+    token = tokens[idx]
+    if "failed" in token.meta:
+        return _failed(token, "pre") + "\n"
+    mathml = token.meta["mathml"]
     if not mathml:
         return ""
     needs(env, "math")
     return f'<div class="math-display">{mathml}</div>\n'
+
+
+def _failed(token: Token, element: str) -> str:
+    """A formula that did not convert (``math: {errors: show}``), as MathJax and KaTeX show
+    one: its TeX in a marked box, the message in its title and, for screen readers and
+    keyboards (a title is neither), in hidden words before it."""
+    message = escapeHtml(str(token.meta["failed"]))
+    hidden = f'<span class="visually-hidden">Formula not converted ({message}): </span>'
+    tex = escapeHtml(token.content.strip())
+    return f'<{element} class="math-error" title="{message}">{hidden}{tex}</{element}>'

@@ -1,0 +1,230 @@
+"""The old site's own LaTeX macros, wherever its theme defined them, for ``site.yaml``.
+
+Most math blogs define ``\\R`` or ``\\E`` once for the whole site, not in each post:
+in the MathJax or KaTeX configuration a layout or partial loads (``_layouts``,
+``_includes``, Hugo's ``layouts/``), as ``\\newcommand``/``\\gdef`` lines in a hidden
+block of a layout, under a ``macros`` key of the site's configuration (``_config.yml``,
+Hugo's params), or in the files Quarto's ``include-in-header`` names. A post that used
+one would stop the build here, so each is read into ``site.yaml``'s ``math.macros``;
+one that cannot be written there is reported at its file and line.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from site_builder.importer import jsobject
+from site_builder.importer.report import Note
+
+NAME = re.compile(r"[A-Za-z]+")
+SCRIPT = re.compile(r"(?is)<script\b[^>]*>(.*?)</script\s*>")
+# \newcommand{\R}[1][default]{body}, \def\R#1{body}, \DeclareMathOperator*{\argmax}{arg max}
+NEWCOMMAND = re.compile(
+    r"\\(?:re|provide)?newcommand\*?\s*(?:\{\s*\\([^{}\s]+)\s*\}|\\([A-Za-z]+|.))"
+    r"\s*(?:\[\s*(\d)\s*\])?\s*(\[[^\]]*\])?\s*\{"
+)
+DEF = re.compile(r"\\[gex]?def\s*\\([A-Za-z]+|.)\s*((?:#\d)*)\s*\{")
+OPERATOR = re.compile(r"\\DeclareMathOperator(\*?)\s*\{\s*\\([^{}\s]+)\s*\}\s*\{")
+ARGUMENT = re.compile(r"#(\d)")
+TEXT_FILES = (".html", ".htm", ".liquid", ".js", ".tex", ".md", ".txt")
+
+
+@dataclass
+class SiteMacros:
+    """Macros read from the old site, in the order met, with where each came from."""
+
+    found: dict[str, tuple[str, Note]] = field(default_factory=dict)  # name -> (body, where)
+    notes: list[Note] = field(default_factory=list)
+
+    def add(self, name: str, body: str, nargs: int | None, where: Note, problem: str) -> None:
+        used = max((int(n) for n in ARGUMENT.findall(body)), default=0)
+        if not problem and not NAME.fullmatch(name):
+            problem = "site.yaml's macro names are letters only"
+        if not problem and nargs is not None and nargs != used:
+            problem = f"it takes {nargs} argument(s) but its body uses #{used} at most"
+        if problem:
+            self.notes.append(Note(where.path, where.line, f"macro \\{name} not read: {problem}"))
+            return
+        if name in self.found and self.found[name][0] != body:
+            first = self.found[name][1]
+            at = f"{first.path}:{first.line}" if first.line else str(first.path)
+            message = f"macro \\{name} defined again differently; the one at {at} is kept"
+            self.notes.append(Note(where.path, where.line, message))
+            return
+        self.found.setdefault(name, (body, where))
+
+
+def read(source: Path, fmt: str, shown: Path) -> SiteMacros:
+    """The macros of the site at ``source``; notes name files relative to ``shown``."""
+    macros = SiteMacros()
+    if not source.is_dir():
+        return macros
+    configs = _configs(source, fmt)
+    files: list[Path] = []
+    if fmt == "jekyll":
+        files = _under(source, "_layouts", "_includes")
+    elif fmt == "hugo":
+        files = _under(source, "layouts") + sorted(source.glob("themes/*/layouts/**/*.html"))
+    else:
+        files = _quarto_headers(source, configs, macros, shown)
+    for config in configs:
+        _from_config(config, macros, _shown(config, shown))
+    for file in files:
+        try:
+            text = file.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        _from_text(text, macros, _shown(file, shown))
+    return macros
+
+
+def _shown(path: Path, base: Path) -> Path:
+    return path.relative_to(base) if base in path.parents else path
+
+
+def _under(source: Path, *folders: str) -> list[Path]:
+    """Layouts before the includes they load; each folder in name order."""
+    return [
+        p
+        for name in folders
+        for p in sorted((source / name).rglob("*"))
+        if p.suffix in TEXT_FILES and p.is_file()
+    ]
+
+
+def _configs(source: Path, fmt: str) -> list[Path]:
+    names = {
+        "jekyll": ["_config.yml", "_config.yaml"],
+        "hugo": ["hugo.toml", "hugo.yaml", "hugo.yml", "config.toml", "config.yaml"],
+        "quarto": ["_quarto.yml", "_quarto.yaml"],
+    }[fmt]
+    found = [source / n for n in names if (source / n).is_file()]
+    if fmt == "hugo":
+        found += sorted((source / "config").glob("*/*.toml"))
+        found += sorted((source / "config").glob("*/*.yaml"))
+    return found
+
+
+def _load(path: Path) -> tuple[Any, str]:
+    text = path.read_text(encoding="utf-8", errors="replace")
+    try:
+        data = tomllib.loads(text) if path.suffix == ".toml" else yaml.safe_load(text)
+    except (tomllib.TOMLDecodeError, yaml.YAMLError):
+        return None, text
+    return data, text
+
+
+def _from_config(path: Path, macros: SiteMacros, shown: Path) -> None:
+    """Every ``macros`` mapping in the configuration (``params.math.macros``, ``katex:
+    macros:``): a value is a body, or ``[body, nargs]`` as MathJax's."""
+    data, text = _load(path)
+    for table in _keyed(data, "macros"):
+        if not isinstance(table, dict):
+            continue
+        for key, value in table.items():
+            name = str(key).removeprefix("\\")
+            where = Note(shown, _line(text, str(key)), "")
+            if isinstance(value, str | int | float) and not isinstance(value, bool):
+                macros.add(name, str(value), None, where, "")
+            elif isinstance(value, list) and value and isinstance(value[0], str):
+                nargs = value[1] if len(value) > 1 and isinstance(value[1], int) else None
+                extra = "a default for its first argument cannot be written here"
+                macros.add(name, value[0], nargs, where, extra if len(value) > 2 else "")
+            else:
+                macros.add(name, "", None, where, "its value is not LaTeX text")
+
+
+def _keyed(data: Any, key: str) -> list[Any]:
+    """The values of ``key`` at any depth of parsed configuration."""
+    found: list[Any] = []
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if str(k).lower() == key:
+                found.append(v)
+            else:
+                found.extend(_keyed(v, key))
+    elif isinstance(data, list):
+        for item in data:
+            found.extend(_keyed(item, key))
+    return found
+
+
+def _line(text: str, key: str) -> int | None:
+    match = re.search(rf"""(?m)^[ \t]*["']?{re.escape(key)}["']?[ \t]*[:=]""", text)
+    return text.count("\n", 0, match.start()) + 1 if match else None
+
+
+def _from_text(text: str, macros: SiteMacros, shown: Path) -> None:
+    """A layout, a partial or an included header: its scripts' ``macros`` objects, and the
+    TeX definitions outside its scripts."""
+    for script in SCRIPT.finditer(text) if "<script" in text.lower() else [text]:
+        body = script.group(1) if isinstance(script, re.Match) else script
+        start = script.start(1) if isinstance(script, re.Match) else 0
+        for entry in jsobject.find(body):
+            where = Note(shown, text.count("\n", 0, start + entry.offset) + 1, "")
+            nargs = entry.nargs if entry.nargs else None
+            macros.add(entry.name, entry.body, nargs, where, entry.problem)
+    outside = SCRIPT.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+    _tex_definitions(outside, macros, shown)
+
+
+def _tex_definitions(text: str, macros: SiteMacros, shown: Path) -> None:
+    found: list[tuple[int, str, str, int, str]] = []
+    for match in NEWCOMMAND.finditer(text):
+        body = _group(text, match.end() - 1)
+        default = "a default for its first argument cannot be written here"
+        problem = default if match.group(4) else ""
+        nargs = int(match.group(3)) if match.group(3) else 0
+        found.append((match.start(), match.group(1) or match.group(2), body, nargs, problem))
+    for match in DEF.finditer(text):
+        body = _group(text, match.end() - 1)
+        nargs = len(ARGUMENT.findall(match.group(2)))
+        found.append((match.start(), match.group(1), body, nargs, ""))
+    for match in OPERATOR.finditer(text):
+        body = _group(text, match.end() - 1)
+        operator = f"\\operatorname{match.group(1)}{{{body}}}"
+        found.append((match.start(), match.group(2), operator, 0, ""))
+    for start, name, body, nargs, problem in sorted(found, key=lambda item: item[0]):
+        where = Note(shown, text.count("\n", 0, start) + 1, "")
+        macros.add(name.removeprefix("\\"), body.strip(), nargs, where, problem)
+
+
+def _group(text: str, brace: int) -> str:
+    """The text of the brace group opening at ``brace`` (to the end if never closed)."""
+    depth, index = 0, brace
+    while index < len(text):
+        char = text[index]
+        if char == "\\":  # \{ and \} are characters, not groups
+            index += 2
+            continue
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth == 0:
+            return text[brace + 1 : index]
+        index += 1
+    return text[brace + 1 :]
+
+
+def _quarto_headers(
+    source: Path, configs: list[Path], macros: SiteMacros, shown: Path
+) -> list[Path]:
+    """The files ``include-in-header`` names; its inline ``text:`` is read here."""
+    files: list[Path] = []
+    for config in configs:
+        data, _ = _load(config)
+        for value in _keyed(data, "include-in-header") + _keyed(data, "header-includes"):
+            for item in value if isinstance(value, list) else [value]:
+                name = item.get("file") if isinstance(item, dict) else item
+                text = item.get("text") if isinstance(item, dict) else None
+                if isinstance(text, str):
+                    _from_text(text, macros, _shown(config, shown))
+                elif isinstance(name, str) and (config.parent / name).is_file():
+                    files.append(config.parent / name)
+                elif isinstance(name, str) and "\\" in name:  # header-includes: raw text
+                    _from_text(name, macros, _shown(config, shown))
+    return files

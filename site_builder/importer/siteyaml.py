@@ -1,0 +1,109 @@
+"""Macros added to ``site.yaml``'s ``math.macros``, leaving the rest of the file as it was.
+
+``site.yaml`` is the author's: its comments, its key order and its other settings
+stay. New entries go at the end of the ``macros`` mapping (made if missing); a macro
+the site already defines keeps its definition there. Only a ``math:`` or ``macros:``
+written inline (``math: {macros: {...}}``) is rewritten, as the block it means.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from site_builder.config import math_macros
+
+TOP_MATH = re.compile(r"^math[ \t]*:[ \t]*(.*?)[ \t]*$")
+CHILD_MACROS = re.compile(r"^([ \t]+)macros[ \t]*:[ \t]*(.*?)[ \t]*$")
+
+
+def defined(path: Path) -> dict[str, str]:
+    """The macros ``site.yaml`` defines now (none if it has none, or cannot be read)."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else None
+    except (yaml.YAMLError, OSError, UnicodeDecodeError):
+        return {}
+    return _table(data)
+
+
+def _table(data: Any) -> dict[str, str]:
+    """``math.macros`` as config.py reads it (other ``math`` settings are not ours)."""
+    math = data.get("math") if isinstance(data, dict) else None
+    table = math_macros({"macros": math.get("macros")}) if isinstance(math, dict) else ()
+    return dict(table) if isinstance(table, tuple) else {}
+
+
+def add_macros(path: Path, new: dict[str, str]) -> list[str]:
+    """Write the macros of ``new`` that ``site.yaml`` lacks; the names written."""
+    have = defined(path)
+    adding = {name: body for name, body in new.items() if name not in have}
+    if not adding:
+        return []
+    text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    updated = _insert(text, have, adding)
+    if _table(yaml.safe_load(updated)) != {**have, **adding}:
+        raise ValueError("site.yaml's math settings are in a form the importer cannot extend")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(updated, encoding="utf-8")
+    return list(adding)
+
+
+def _entries(macros: dict[str, str], indent: str) -> list[str]:
+    dumped = _dump(macros)
+    return [indent + line for line in dumped.splitlines()]
+
+
+def _dump(data: Any) -> str:
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=10**6)
+
+
+def _insert(text: str, have: dict[str, str], adding: dict[str, str]) -> str:
+    lines = text.splitlines()
+    top = next((i for i, line in enumerate(lines) if TOP_MATH.match(line)), None)
+    if top is None:  # no math settings yet: a block of its own at the end
+        block = ["math:", "  macros:", *_entries(adding, "    ")]
+        return "\n".join([*lines, *([""] if lines and lines[-1].strip() else []), *block]) + "\n"
+    end = top + 1
+    while end < len(lines) and (not lines[end].strip() or lines[end][:1] in " \t#"):
+        end += 1
+    while end > top + 1 and not lines[end - 1].strip():
+        end -= 1
+    inline = TOP_MATH.match(lines[top])
+    if inline and inline.group(1) and not inline.group(1).startswith("#"):
+        data = yaml.safe_load("\n".join(lines[top:end])) or {}
+        math = data["math"] if isinstance(data.get("math"), dict) else {}
+        math = {**math, "macros": {**have, **adding}}
+        return _join(lines[:top], _dump({"math": math}).splitlines(), lines[end:])
+    child = next((i for i in range(top + 1, end) if CHILD_MACROS.match(lines[i])), None)
+    if child is None:
+        indent = _indent(lines[top + 1 : end]) or "  "
+        block = [f"{indent}macros:", *_entries(adding, indent * 2)]
+        return _join(lines[: top + 1], block, lines[top + 1 :])
+    found = CHILD_MACROS.match(lines[child])
+    assert found is not None
+    indent = found.group(1)
+    last = child + 1
+    while last < end and (not lines[last].strip() or len(_indent([lines[last]])) > len(indent)):
+        last += 1
+    while last > child + 1 and not lines[last - 1].strip():
+        last -= 1
+    if found.group(2) and not found.group(2).startswith("#"):  # macros: {R: ...} inline
+        block = [f"{indent}macros:", *_entries({**have, **adding}, indent + "  ")]
+        return _join(lines[:child], block, lines[last:])
+    inner = _indent(lines[child + 1 : last]) or indent + "  "
+    return _join(lines[:last], _entries(adding, inner), lines[last:])
+
+
+def _indent(lines: list[str]) -> str:
+    """The indentation of the first line that holds something."""
+    for line in lines:
+        if line.strip() and not line.lstrip().startswith("#"):
+            return line[: len(line) - len(line.lstrip())]
+    return ""
+
+
+def _join(*parts: list[str]) -> str:
+    return "\n".join(line for part in parts for line in part) + "\n"

@@ -1,0 +1,174 @@
+"""The cells as one Markdown document, with a map from its lines back to the cells.
+
+One document, not one per cell: footnotes, figure numbers, cross-references and
+citations then work across cells as in a ``.md`` post. Markdown cells go in as
+written (see ``markdown_cells``); a code cell becomes a fenced block in the
+kernel's language, inside ``<div class="nb-cell">`` with its outputs in
+``<div class="nb-outputs">``. Those wrappers and every HTML output are
+``{=prerendered}`` fences (``markdown.prerendered``) whose HTML travels beside
+the text, so outputs reach the page on a site with ``raw_html: false`` too.
+A cell labelled ``fig-...`` with a ``fig-cap`` makes its image outputs a numbered
+figure in Markdown (``![caption](nb-....png){#fig-x}``), which ``@fig-x`` finds.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from site_builder.errors import BuildError
+from site_builder.notebooks.markdown_cells import AttachmentError, attachments, display_math
+from site_builder.notebooks.options import CellOptions, parse_cell
+from site_builder.notebooks.outputs import (
+    Image,
+    OutputError,
+    Piece,
+    render_output,
+    stream_html,
+)
+from site_builder.notebooks.reader import text_of
+
+Origin = tuple[int | None, int | None]  # (0-based cell index, 1-based line in the cell)
+_BACKTICKS = re.compile(r"`+")
+
+
+@dataclass
+class Document:
+    rel: Path | str
+    lines: list[str] = field(default_factory=list)
+    origins: list[Origin] = field(default_factory=list)
+    blocks: dict[str, str] = field(default_factory=dict)
+    files: dict[str, bytes] = field(default_factory=dict)
+
+    def add(self, text: str, cell: int | None, lines: list[int | None] | None = None) -> None:
+        """Append ``text`` (a block), then a blank line. ``lines``: each line's line in the
+        cell (1-based), or None for lines the cell did not write."""
+        for number, line in enumerate(text.split("\n")):
+            self.lines.append(line)
+            self.origins.append((cell, lines[number] if lines else None))
+        self.lines.append("")
+        self.origins.append((cell, None))
+
+    def html(self, html: str, cell: int | None) -> None:
+        key = f"nb-{cell if cell is not None else 'x'}-{len(self.blocks) + 1}"
+        self.blocks[key] = html
+        self.add("```{=prerendered}\n" + key + "\n```", cell)
+
+
+def build_document(
+    notebook: Any, rel: Path | str, language: str, defaults: CellOptions, skip: int | None
+) -> Document:
+    doc = Document(rel)
+    for index, cell in enumerate(notebook.cells):
+        if index == skip:
+            continue
+        kind = cell.get("cell_type")
+        if kind == "markdown":
+            _markdown_cell(doc, index, cell)
+        elif kind == "code":
+            _code_cell(doc, index, cell, language, defaults)
+        # raw cells are for other output formats (LaTeX, reST): not shown on the web
+    return doc
+
+
+def _markdown_cell(doc: Document, index: int, cell: Any) -> None:
+    source = text_of(cell.get("source"))
+    if not source.strip():
+        return
+    try:
+        source, files = attachments(source, cell)
+    except AttachmentError as exc:
+        raise BuildError(doc.rel, None, f"cell {index + 1}: {exc}") from None
+    doc.files.update(files)
+    text, origins = display_math(source.rstrip("\n"))
+    doc.add(text, index, [line + 1 for line in origins])
+
+
+def _code_cell(doc: Document, index: int, cell: Any, language: str, defaults: CellOptions) -> None:
+    metadata = cell.get("metadata") or {}
+    tags = [str(tag) for tag in metadata.get("tags") or []]
+    parsed = parse_cell(text_of(cell.get("source")), tags, defaults)
+    options = parsed.options
+    if parsed.problem:
+        raise BuildError(doc.rel, None, f"cell {index + 1}: {parsed.problem}")
+    show_code = options.echo and parsed.source.strip()
+    outputs = _outputs(doc, index, cell, options) if options.output and options.eval else []
+    if not show_code and not outputs:
+        return
+    doc.html('<div class="nb-cell">', index)
+    if show_code:
+        if options.fold:
+            opened = " open" if options.fold_open else ""
+            summary = escape(options.summary)
+            doc.html(f'<details class="nb-fold"{opened}><summary>{summary}</summary>', index)
+        fence = "`" * max([3, *(len(run) + 1 for run in _BACKTICKS.findall(parsed.source))])
+        first = parsed.first_line
+        lines = [None, *range(first, first + parsed.source.count("\n") + 1), None]
+        doc.add(f"{fence}{language}\n{parsed.source}\n{fence}", index, lines)
+        if options.fold:
+            doc.html("</details>", index)
+    if outputs:
+        if options.fold_output:
+            doc.html('<details class="nb-fold"><summary>Output</summary>', index)
+        doc.html('<div class="nb-outputs">', index)
+        _place_outputs(doc, index, outputs, options)
+        doc.html("</div>", index)
+        if options.fold_output:
+            doc.html("</details>", index)
+    doc.html("</div>", index)
+
+
+def _outputs(doc: Document, index: int, cell: Any, options: CellOptions) -> list[Piece]:
+    """The cell's outputs as pieces, neighbouring stream text of one stream merged."""
+    pieces: list[Piece] = []
+    for output in cell.get("outputs") or []:
+        try:
+            piece = render_output(output)
+        except OutputError as exc:
+            raise BuildError(doc.rel, None, f"cell {index + 1}: {exc}") from None
+        if piece is None or (piece.stream == "stderr" and not options.warning):
+            continue
+        if piece.stream and pieces and pieces[-1].stream == piece.stream:
+            pieces[-1] = Piece("html", pieces[-1].text + piece.text, stream=piece.stream)
+        else:
+            pieces.append(piece)
+    return [p for p in pieces if not p.stream or p.text.strip()]
+
+
+def _place_outputs(doc: Document, index: int, pieces: list[Piece], options: CellOptions) -> None:
+    images = [p.image for p in pieces if p.image is not None]
+    labelled = options.label and options.label.startswith("fig-") and options.caption
+    figure = options.label if labelled else None  # Quarto, too, needs a caption for one
+    grouped = figure is not None and len(images) > 1
+    if grouped:
+        doc.add(f"::: {{#{figure}}}", index)
+    for piece in pieces:
+        if piece.stream:
+            doc.html(stream_html(piece.stream, piece.text), index)
+        elif piece.kind == "html":
+            doc.html(piece.text, index)
+        elif piece.kind == "markdown":
+            text, _ = display_math(piece.text.strip("\n"))
+            doc.add(text, index)
+        elif piece.image is not None:
+            doc.files[piece.image.name] = piece.image.data
+            ident = figure if figure is not None and not grouped else None
+            doc.add(_image_markdown(piece.image, options, ident, index), index)
+    if grouped:
+        doc.add(options.caption or "", index)
+        doc.add(":::", index)
+
+
+def _image_markdown(image: Image, options: CellOptions, ident: str | None, index: int) -> str:
+    """``![caption](file){#fig-x width=.. height=.. fig-alt=".."}``: a numbered figure when
+    the cell is labelled, else a plain image; alt text from ``fig-alt``, then the caption."""
+    caption = options.caption if ident is not None and options.caption else ""
+    alt = options.alt or options.caption or f"Output of cell {index + 1}"
+    attrs = [f"#{ident}"] if ident else []
+    if image.width and image.height:
+        attrs += [f"width={image.width}", f"height={image.height}"]
+    attrs.append('fig-alt="{}"'.format(alt.replace('"', "'")))
+    return f"![{caption}]({image.name}){{{' '.join(attrs)}}}"

@@ -1,0 +1,239 @@
+"""A notebook's front matter, found where Quarto, notebook tools or fastpages put it.
+
+In order:
+
+1. a first raw cell holding ``---`` YAML ``---`` (Quarto);
+2. the notebook's metadata, when it has a ``title`` (top level, or under
+   ``quarto`` / ``front_matter``);
+3. a first Markdown cell made of ``# Title``, an optional ``> summary`` line and
+   a ``- key: value`` list (fastpages). That cell is not shown.
+
+The result is the same YAML mapping a ``.md`` post holds, so the same checks
+(``content.parse_post``) apply to both: Quarto's and fastpages' spellings are
+mapped first (``categories`` are tags, an author list is one line of names,
+``summary``/``subtitle`` a description), keys that only steered their themes
+(``badges``, ``layout``, ``image``...) are dropped, and a date or slug missing
+there comes from a ``YYYY-MM-DD-slug`` file or folder name. Each key keeps the
+cell and line it was written on, for messages.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from site_builder.errors import BuildError
+from site_builder.notebooks.reader import text_of
+from site_builder.slug import slugify
+
+DATED_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})-(.+)$")
+_US_DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
+_FASTPAGES_ITEM = re.compile(r"^\s*-\s+([A-Za-z_][\w-]*)\s*:\s?(.*)$")
+# Keys that only steered Quarto's or fastpages' themes: nothing here reads them.
+DROPPED = frozenset(
+    {
+        "badges", "comments", "layout", "image", "hide", "search_exclude", "branch",
+        "nb_path", "sticky_rank", "permalink", "hide_binder_badge", "hide_colab_badge",
+        "hide_github_badge", "hide_deepnote_badge", "hide_mybinder_badge", "jupyter",
+        "format", "title-block-banner", "title-block-banner-color", "website",
+        "freeze", "code-fold", "code-summary", "echo", "execute", "fig_caption",
+    }
+)  # fmt: skip
+# Notebook-level metadata that is never front matter.
+_NOT_FRONT = frozenset({"kernelspec", "language_info", "widgets", "colab", "accelerator", "vscode"})
+
+
+@dataclass(frozen=True)
+class FrontMatter:
+    """The mapping, where each key came from (cell index, 1-based line; None: metadata or
+    the file name), the cell it consumed (not shown), and the document-wide options."""
+
+    data: dict[str, Any]
+    origins: dict[str, tuple[int | None, int | None]] = field(default_factory=dict)
+    consumed: int | None = None
+    raw: dict[str, Any] = field(default_factory=dict)  # before mapping: ``execute:`` etc.
+
+
+def find_front_matter(cells: list[Any], metadata: Any, rel: Path) -> FrontMatter:
+    found = _raw_cell(cells, rel) or _metadata(metadata) or _fastpages(cells) or FrontMatter({})
+    data, origins = _mapped(found.data, found.origins)
+    _from_name(rel, data, origins)
+    return FrontMatter(data, origins, found.consumed, found.data)
+
+
+def _first_cell(cells: list[Any]) -> tuple[int, Any] | None:
+    for index, cell in enumerate(cells):
+        if text_of(cell.get("source")).strip():
+            return index, cell
+    return None
+
+
+def _raw_cell(cells: list[Any], rel: Path) -> FrontMatter | None:
+    first = _first_cell(cells)
+    if first is None or first[1].get("cell_type") not in ("raw", "markdown"):
+        return None
+    index, cell = first
+    lines = text_of(cell.get("source")).split("\n")
+    if lines[0].strip() != "---":
+        return None
+    end = next((i for i in range(1, len(lines)) if lines[i].rstrip() in ("---", "...")), None)
+    if end is None:
+        message = f"cell {index + 1}: front matter is not closed: add a '---' line after it"
+        raise BuildError(rel, None, message)
+    import yaml
+
+    text = "\n".join(lines[1:end])
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f", line {mark.line + 2}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).split("\n")[0]
+        raise BuildError(rel, None, f"cell {index + 1}{line}: front matter: {problem}") from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        message = f"cell {index + 1}, line 2: front matter must be a mapping of keys to values"
+        raise BuildError(rel, None, message)
+    origins: dict[str, tuple[int | None, int | None]] = {}
+    for number, line in enumerate(lines[1:end], start=2):
+        key = line.split(":", 1)[0].strip()
+        if key in data and not line.startswith((" ", "\t")):
+            origins.setdefault(key, (index, number))
+    return FrontMatter({str(k): v for k, v in data.items()}, origins, index)
+
+
+def _metadata(metadata: Any) -> FrontMatter | None:
+    for mapping in (metadata.get("quarto"), metadata.get("front_matter"), metadata):
+        if isinstance(mapping, dict) and "title" in mapping:
+            data = {str(k): v for k, v in mapping.items() if k not in _NOT_FRONT}
+            return FrontMatter(_plain(data), {key: (None, None) for key in data})
+    return None
+
+
+def _plain(value: Any) -> Any:
+    """nbformat's NotebookNode (a dict subclass) as plain dicts, for YAML."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _fastpages(cells: list[Any]) -> FrontMatter | None:
+    """``# Title``, ``> summary``, then ``- key: value`` lines and nothing else."""
+    first = _first_cell(cells)
+    if first is None or first[1].get("cell_type") != "markdown":
+        return None
+    index, cell = first
+    lines = text_of(cell.get("source")).split("\n")
+    if not lines[0].startswith("# "):
+        return None
+    import yaml
+
+    title = lines[0][2:].strip()
+    if len(title) > 1 and title[0] == title[-1] and title[0] in "\"'":
+        title = title[1:-1]  # fastpages posts often quote it: # "Introducing ..."
+    data: dict[str, Any] = {"title": title}
+    origins: dict[str, tuple[int | None, int | None]] = {"title": (index, 1)}
+    for number, line in enumerate(lines[1:], start=2):
+        item = _FASTPAGES_ITEM.match(line)
+        if line.startswith(">") and "description" not in data:
+            data["description"] = line[1:].strip()
+            origins["description"] = (index, number)
+        elif item:
+            key, value = item.groups()
+            try:
+                data[key] = yaml.safe_load(f"{key}: {value}")[key]
+            except (yaml.YAMLError, TypeError):
+                data[key] = value.strip()
+            origins[key] = (index, number)
+        elif line.strip():
+            return None  # prose: an ordinary first cell with a heading, not front matter
+    return FrontMatter(data, origins, index)
+
+
+def _mapped(
+    data: dict[str, Any], origins: dict[str, tuple[int | None, int | None]]
+) -> tuple[dict[str, Any], dict[str, tuple[int | None, int | None]]]:
+    out: dict[str, Any] = {}
+    where: dict[str, tuple[int | None, int | None]] = {}
+
+    def put(key: str, value: Any, source: str) -> None:
+        out[key] = value
+        where[key] = origins.get(source, (None, None))
+
+    for key, value in data.items():
+        if key in DROPPED:
+            continue
+        if key == "categories":
+            tags = [*_words(out.get("tags")), *_words(value)]
+            put("tags", list(dict.fromkeys(tags)), key)
+        elif key == "tags":
+            put("tags", list(dict.fromkeys([*_words(out.get("tags")), *_words(value)])), key)
+        elif key in ("author", "authors"):
+            put("author", _authors(value), key)
+        elif key in ("summary", "subtitle"):
+            if "description" not in data:
+                put("description", value, key)
+        elif key in ("date", "updated", "date-modified"):
+            put("updated" if key == "date-modified" else key, _date(value), key)
+        else:
+            put(key, value, key)
+    return out, where
+
+
+def _from_name(rel: Path, data: dict[str, Any], where: dict[str, Any]) -> None:
+    """``2020-02-20-test.ipynb`` or ``2020-02-20-test/index.ipynb``: a date and a slug."""
+    stem = rel.parent.name if rel.stem == "index" else rel.stem
+    match = DATED_NAME.match(stem)
+    if match:
+        stem = match.group(2)
+        if data.get("date") is None:
+            data["date"] = match.group(1)
+            where["date"] = (None, None)
+    if not data.get("slug"):
+        data["slug"] = slugify(stem) or "post"
+        where["slug"] = (None, None)
+
+
+def _words(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    if isinstance(value, list):
+        return [str(v).strip() for v in value if isinstance(v, str | int) and str(v).strip()]
+    return []
+
+
+def _authors(value: Any) -> Any:
+    """Quarto's ``author: [{name: A}, B]`` as ``A and B``; anything else as written (the
+    post's checks then say what is wrong with it)."""
+    if isinstance(value, dict):
+        value = [value]
+    if not isinstance(value, list):
+        return value
+    names = []
+    for item in value:
+        name = item.get("name") if isinstance(item, dict) else item
+        if isinstance(name, dict):
+            name = " ".join(str(name.get(k, "")) for k in ("given", "family")).strip()
+        if isinstance(name, str) and name.strip():
+            names.append(name.strip())
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _date(value: Any) -> Any:
+    """Quarto also reads ``10/26/2024`` (month first); the post's checks read ISO dates."""
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, str):
+        match = _US_DATE.match(value.strip())
+        if match:
+            month, day, year = (int(part) for part in match.groups())
+            return f"{year:04d}-{month:02d}-{day:02d}"
+    return value

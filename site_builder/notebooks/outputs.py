@@ -1,0 +1,173 @@
+"""One stored output of a code cell as a piece of the page: HTML, Markdown or an image file.
+
+``execute_result`` and ``display_data`` hold several representations of one
+value; the first of :data:`MIME_ORDER` present is shown, as Jupyter and Quarto
+choose. Images become files named by their content's hash (``nb-<hash>.png``:
+the same bytes, the same name, in any build), with their width and height so
+the page does not jump; the metadata's ``width``/``height`` (a Retina figure
+shown at half its pixels) win over the file's. ``text/markdown`` and
+``text/latex`` go through the Markdown pipeline with the cells' text (math,
+cross-references); everything else is escaped or sanitised HTML. A widget's
+view needs a live kernel, so its ``text/plain`` is shown.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import io
+import re
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+
+from site_builder.notebooks.ansi import ansi_to_html
+from site_builder.notebooks.reader import text_of
+from site_builder.notebooks.sanitize import is_visible, sanitize_html
+
+MIME_ORDER = (
+    "image/svg+xml",
+    "image/png",
+    "image/jpeg",
+    "text/html",
+    "text/markdown",
+    "text/latex",
+    "text/plain",
+)
+WIDGET = "application/vnd.jupyter.widget-view+json"
+_SUFFIX = {"image/svg+xml": "svg", "image/png": "png", "image/jpeg": "jpg"}
+_SVG_LENGTH = re.compile(r"^\s*([\d.]+)\s*(px|pt)?\s*$")
+_SVG_ROOT = re.compile(rb"<svg\b[^>]*>", re.DOTALL)
+_ATTR = re.compile(rb"""\b(width|height|viewBox)\s*=\s*["']([^"']*)["']""")
+
+
+@dataclass(frozen=True)
+class Image:
+    name: str  # file name beside the page
+    data: bytes
+    width: int | None
+    height: int | None
+
+
+@dataclass(frozen=True)
+class Piece:
+    """``kind`` is ``"html"`` (sanitised or escaped), ``"markdown"`` or ``"image"``."""
+
+    kind: str
+    text: str = ""
+    image: Image | None = None
+    stream: str = ""  # ``stdout``/``stderr`` for stream text, so neighbours can merge
+
+
+class OutputError(ValueError):
+    """An output that cannot be shown (bad base64): the caller names the cell."""
+
+
+def render_output(output: Any) -> Piece | None:
+    """The piece of page for one output, or None when it shows nothing."""
+    kind = output.get("output_type")
+    if kind == "stream":
+        name = "stderr" if output.get("name") == "stderr" else "stdout"
+        return Piece("html", text_of(output.get("text")), stream=name)
+    if kind == "error":
+        traceback = "\n".join(text_of(line) for line in output.get("traceback") or [])
+        if not traceback.strip():
+            traceback = f"{output.get('ename', 'Error')}: {output.get('evalue', '')}"
+        return Piece("html", f'<pre class="nb-error">{ansi_to_html(traceback)}</pre>')
+    if kind in ("execute_result", "display_data"):
+        return _rich(output.get("data") or {}, output.get("metadata") or {})
+    return None
+
+
+def stream_html(name: str, text: str) -> str:
+    return f'<pre class="nb-stream nb-{name}">{ansi_to_html(text.rstrip(chr(10)))}</pre>'
+
+
+def _rich(data: dict[str, Any], metadata: dict[str, Any]) -> Piece | None:
+    for mime in MIME_ORDER:
+        if mime not in data:
+            continue
+        value = data[mime]
+        if mime in _SUFFIX:
+            return Piece("image", image=_image(mime, value, metadata.get(mime) or {}))
+        text = text_of(value)
+        if mime == "text/html":
+            cleaned = sanitize_html(text)
+            if is_visible(cleaned):  # else: drawn by a script; show the next one
+                return Piece("html", f'<div class="nb-html">\n{cleaned}\n</div>')
+        elif mime == "text/markdown":
+            return Piece("markdown", text) if text.strip() else None
+        elif mime == "text/latex":
+            return Piece("markdown", latex_markdown(text)) if text.strip() else None
+        elif text.strip():
+            return Piece("html", f'<pre class="nb-result">{ansi_to_html(text)}</pre>')
+    return None
+
+
+def latex_markdown(text: str) -> str:
+    """IPython's ``Math`` and SymPy write ``$\\displaystyle ...$`` or ``$$...$$``; a bare
+    formula (``Latex(r"\\frac{a}{b}")``) is shown as display math, as MathJax would."""
+    stripped = text.strip()
+    if "$" in stripped or stripped.startswith("\\begin"):
+        return stripped
+    return f"$$\n{stripped}\n$$"
+
+
+def _image(mime: str, value: Any, metadata: dict[str, Any]) -> Image:
+    if mime == "image/svg+xml":
+        data = text_of(value).encode("utf-8")
+        size = _svg_size(data)
+    else:
+        try:
+            data = base64.b64decode("".join(text_of(value).split()), validate=True)
+        except (binascii.Error, ValueError):
+            raise OutputError(f"its {mime} output is not base64") from None
+        size = _bitmap_size(data)
+    width, height = metadata.get("width"), metadata.get("height")
+    if isinstance(width, int | float) and width > 0:
+        if isinstance(height, int | float) and height > 0:
+            size = (round(width), round(height))
+        elif size is not None:  # one side given: keep the file's aspect ratio
+            size = (round(width), round(size[1] * width / size[0]))
+    digest = hashlib.sha256(data).hexdigest()[:16]
+    name = f"nb-{digest}.{_SUFFIX[mime]}"
+    return Image(name, data, *(size or (None, None)))
+
+
+def _bitmap_size(data: bytes) -> tuple[int, int] | None:
+    import imagesize  # a dependency already: images in posts are sized with it
+
+    try:
+        width, height = imagesize.get(io.BytesIO(data))
+    except (OSError, ValueError):
+        return None
+    return (int(width), int(height)) if width > 0 and height > 0 else None
+
+
+def _svg_size(data: bytes) -> tuple[int, int] | None:
+    """CSS pixels from the root's ``width``/``height`` (Matplotlib writes points), else its
+    ``viewBox``."""
+    root = _SVG_ROOT.search(data[:8192])
+    if root is None:
+        return None
+    attrs = {key.decode(): value.decode() for key, value in _ATTR.findall(root.group())}
+    sides = []
+    for key in ("width", "height"):
+        match = _SVG_LENGTH.match(attrs.get(key, ""))
+        if match is None:
+            break
+        scale = 4 / 3 if match.group(2) == "pt" else 1
+        sides.append(round(float(match.group(1)) * scale))
+    if len(sides) == 2 and all(sides):
+        return sides[0], sides[1]
+    box = attrs.get("viewBox", "").replace(",", " ").split()
+    try:
+        width, height = float(box[2]), float(box[3])
+    except (IndexError, ValueError):
+        return None
+    return (round(width), round(height)) if width > 0 and height > 0 else None
+
+
+def escape_text(text: str) -> str:
+    return escape(text, quote=False)

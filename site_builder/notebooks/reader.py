@@ -1,0 +1,75 @@
+"""Read a ``.ipynb`` file and validate it with ``nbformat``, or stop at ``path: message``.
+
+JSON is parsed first with the standard library so that a hand-edited notebook
+with a missing comma stops at its line and column; only then does nbformat's
+schema check the structure. Only nbformat 4 is read: version 3 notebooks are
+a decade old and every current Jupyter saves 4, so the message says how to
+upgrade rather than guessing at a conversion.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from site_builder.errors import BuildError
+
+
+def read_notebook(file: Path, rel: Path | str) -> Any:
+    """The validated notebook (an ``nbformat.NotebookNode``). ``rel`` is the path shown."""
+    try:
+        raw = file.read_bytes()
+    except OSError as exc:
+        raise BuildError(rel, None, f"cannot read the notebook ({exc.strerror})") from None
+    return parse_notebook(raw, rel)
+
+
+def parse_notebook(raw: bytes | str, rel: Path | str) -> Any:
+    """Pure: the file's bytes in, a validated ``NotebookNode`` (or BuildError) out."""
+    if isinstance(raw, bytes):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = raw[: exc.start].count(b"\n") + 1
+            raise BuildError(rel, line, "the notebook is not valid UTF-8") from None
+    else:
+        text = raw
+    try:
+        data = json.loads(text.removeprefix("\ufeff"))
+    except json.JSONDecodeError as exc:
+        message = f"not a notebook: invalid JSON ({exc.msg})"
+        raise BuildError(rel, exc.lineno, message, exc.colno) from None
+    if not isinstance(data, dict) or ("cells" not in data and "worksheets" not in data):
+        raise BuildError(rel, None, "not a notebook: the JSON has no 'cells'")
+    version = data.get("nbformat")
+    if version != 4:
+        hint = (
+            ": open it in a current Jupyter and save it again (that writes version 4)"
+            if isinstance(version, int) and version < 4
+            else ""
+        )
+        raise BuildError(rel, None, f"unknown nbformat {version!r}: only nbformat 4 is read{hint}")
+    import nbformat  # only sites with notebooks pay for the import (jsonschema)
+
+    notebook = nbformat.from_dict(data)  # type: ignore[no-untyped-call]
+    try:
+        nbformat.validate(notebook)
+    except nbformat.ValidationError as exc:
+        where = "/".join(str(part) for part in exc.absolute_path)
+        at = f" at {where}" if where else ""
+        message = f"not a valid notebook{at}: {_first_line(exc.message)}"
+        raise BuildError(rel, None, message) from None
+    return notebook
+
+
+def _first_line(text: str) -> str:
+    line = text.strip().split("\n", 1)[0]
+    return line if len(line) <= 200 else line[:197] + "..."
+
+
+def text_of(value: Any) -> str:
+    """A multiline string field: nbformat allows a string or a list of lines."""
+    if isinstance(value, list):
+        return "".join(str(part) for part in value)
+    return "" if value is None else str(value)

@@ -1,0 +1,198 @@
+"""The old site's macros come across into ``site.yaml`` and every imported formula is
+converted once, so ``import`` names what the build would stop on (issue 25, items 2, 3)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from site_builder.build import build
+from site_builder.cli import main
+from site_builder.config import load_config
+from site_builder.importer import import_posts
+from tests.conftest import ROOT, make_site
+
+# As real al-folio/Minima layouts write them: MathJax 2 in a layout, MathJax 3 and a
+# hidden \newcommand block in includes, KaTeX's options with \gdef, keys in _config.yml.
+MATHJAX2 = r"""<html><head>
+<script type="text/x-mathjax-config">
+MathJax.Hub.Config({
+  TeX: {
+    equationNumbers: { autoNumber: "AMS" },
+    Macros: {
+      R: "{\\mathbb{R}}",
+      "\\E": ["\\mathbb{E}\\left[#1\\right]", 1],   // expectation
+      half: "\frac{1}{2}",
+      given: ["#1 \\mid #2", 2, "x"]
+    }
+  }
+});
+</script></head><body>{{ content }}</body></html>
+"""
+MATHJAX3 = r"""<script>
+window.MathJax = {
+  tex: {
+    inlineMath: [['$', '$'], ['\\(', '\\)']],
+    macros: {
+      norm: ['\\left\\lVert #1 \\right\\rVert', 1],
+      vx: '\\mathbf{x}',
+      R: '\\mathbb{R}'
+    }
+  }
+};
+</script>
+<div style="display: none">
+$$
+\newcommand{\KL}[2]{D_{\mathrm{KL}}\left(#1 \,\|\, #2\right)}
+\DeclareMathOperator*{\argmax}{arg\,max}
+\def\|{\Vert}
+$$
+</div>
+"""
+KATEX = r"""<script>
+document.addEventListener("DOMContentLoaded", function () {
+  renderMathInElement(document.body, {
+    delimiters: [{left: "$$", right: "$$", display: true}],
+    macros: { "\\Var": "\\operatorname{Var}", "\\T": "^{\\top}" },
+  });
+});
+</script>
+<div class="katex-macros" hidden>\(\gdef\Cov{\operatorname{Cov}}\)</div>
+"""
+
+
+def jekyll_site(root: Path) -> Path:
+    (root / "_layouts").mkdir(parents=True)
+    (root / "_includes").mkdir()
+    (root / "_posts").mkdir()
+    (root / "_layouts" / "default.html").write_text(MATHJAX2)
+    (root / "_includes" / "mathjax.html").write_text(MATHJAX3)
+    (root / "_includes" / "katex.html").write_text(KATEX)
+    (root / "_config.yml").write_text(
+        "title: Notes\nkatex:\n  macros:\n    \\N: \\mathbb{N}\n    one: ['\\mathbb{1}']\n"
+    )
+    (root / "_posts" / "2020-10-18-kl.md").write_text(
+        "---\ntitle: KL\n---\n\n"
+        "For $x \\in \\R$, $\\E{X}$, $\\KL{p}{q}$, $\\norm{\\vx}$, $\\argmax_x f$,\n"
+        "$\\Var[X] = \\Cov(X, X)$, $k \\in \\N$ and $\\mathbf{1} = \\one$.\n"
+    )
+    return root
+
+
+def test_the_old_sites_macros_are_written_into_site_yaml(tmp_path: Path) -> None:
+    site = make_site(tmp_path / "site", ROOT)
+    before = (site / "site.yaml").read_text()
+    report = import_posts(jekyll_site(tmp_path / "old"), site / "content" / "posts")
+    after = (site / "site.yaml").read_text()
+    assert after.startswith(before)  # comments and every other key as they were
+    macros = yaml.safe_load(after)["math"]["macros"]
+    assert macros == {
+        "R": "{\\mathbb{R}}",  # the layout's; the include's other \R is reported
+        "E": "\\mathbb{E}\\left[#1\\right]",
+        "norm": "\\left\\lVert #1 \\right\\rVert",
+        "vx": "\\mathbf{x}",
+        "KL": "D_{\\mathrm{KL}}\\left(#1 \\,\\|\\, #2\\right)",
+        "argmax": "\\operatorname*{arg\\,max}",
+        "Var": "\\operatorname{Var}",
+        "T": "^{\\top}",
+        "Cov": "\\operatorname{Cov}",
+        "N": "\\mathbb{N}",
+        "one": "\\mathbb{1}",
+    }
+    notes = [str(n) for n in report.notes]
+    assert notes == [
+        "old/_includes/mathjax.html:8: macro \\R defined again differently; "
+        "the one at old/_layouts/default.html:7 is kept",
+        "old/_includes/mathjax.html:17: macro \\| not read: "
+        "site.yaml's macro names are letters only",
+        "old/_layouts/default.html:9: macro \\half not read: JavaScript read \\f as an "
+        "escape, not a backslash (write \\\\)",
+        "old/_layouts/default.html:10: macro \\given not read: "
+        "a default for its first argument cannot be written here",
+    ]
+    assert report.macros and "11 site macros written to site.yaml" in report.summary()
+    build(load_config(site), site / "public", jobs=1, use_cache=False)  # every formula converts
+    assert "<math" in (site / "public/posts/kl/index.html").read_text()
+
+
+def test_a_second_import_keeps_the_sites_own_definitions(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    (site / "content").mkdir(parents=True)
+    (site / "site.yaml").write_text("title: T\nmath:\n  macros:\n    R: \\mathbf{R}  # mine\n")
+    report = import_posts(jekyll_site(tmp_path / "old"), site / "content" / "posts")
+    text = (site / "site.yaml").read_text()
+    assert text.startswith("title: T\nmath:\n  macros:\n    R: \\mathbf{R}  # mine\n    N: ")
+    assert any(
+        "macro \\R is \\mathbf{R} in site.yaml already: kept there" in str(n) for n in report.notes
+    )
+    again = import_posts(tmp_path / "old", site / "content" / "posts2", site=site)
+    assert again.macros == [] and (site / "site.yaml").read_text() == text
+
+
+def test_hugo_params_and_partials_and_quarto_headers(tmp_path: Path) -> None:
+    hugo = tmp_path / "hugo"
+    (hugo / "layouts" / "partials").mkdir(parents=True)
+    (hugo / "content" / "posts").mkdir(parents=True)
+    (hugo / "hugo.toml").write_text(
+        'title = "x"\n[params.math.macros]\n"\\\\RR" = "\\\\mathbb{R}"\n'
+        'inner = ["\\\\langle #1, #2 \\\\rangle", 2]\n'
+    )
+    (hugo / "layouts" / "partials" / "math.html").write_text(
+        "<script>MathJax = {tex: {macros: {bb: ['\\\\mathbb{#1}', 1]}}};</script>\n"
+    )
+    (hugo / "content" / "posts" / "a.md").write_text(
+        "---\ntitle: A\ndate: 2024-01-01\n---\n\n$\\RR$, $\\inner{a}{b}$, $\\bb{Z}$.\n"
+    )
+    site = tmp_path / "site"
+    import_posts(hugo, site / "content" / "posts")
+    assert yaml.safe_load((site / "site.yaml").read_text())["math"]["macros"] == {
+        "RR": "\\mathbb{R}",
+        "inner": "\\langle #1, #2 \\rangle",
+        "bb": "\\mathbb{#1}",
+    }
+    quarto = tmp_path / "quarto"
+    (quarto / "posts" / "p").mkdir(parents=True)
+    (quarto / "_quarto.yml").write_text(
+        "project:\n  type: website\nformat:\n  html:\n    include-in-header:\n"
+        "      - macros.html\n      - text: |\n          <script>MathJax = {tex: {macros:"
+        " {P: '\\\\mathbb{P}'}}};</script>\n"
+    )
+    (quarto / "macros.html").write_text(
+        '<span style="display:none">\\(\\newcommand{\\V}{\\mathbb{V}}\\)</span>\n'
+    )
+    (quarto / "posts" / "p" / "index.qmd").write_text(
+        "---\ntitle: P\ndate: 2024-01-01\n---\n\n$\\P(A)$ and $\\V[X]$.\n"
+    )
+    site = tmp_path / "site2"
+    import_posts(quarto, site / "content" / "posts")
+    assert yaml.safe_load((site / "site.yaml").read_text())["math"]["macros"] == {
+        "P": "\\mathbb{P}",
+        "V": "\\mathbb{V}",
+    }
+
+
+def test_a_formula_that_will_not_convert_is_reported_at_the_imported_line_and_column(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """MathJax showed ``\\simga`` in red; the build stops on it: import says so first."""
+    old = tmp_path / "old" / "_posts"
+    old.mkdir(parents=True)
+    (old / "2020-01-01-typo.md").write_text(
+        "---\ntitle: Typo\n---\n\nText.\n\nThe variance $\\simga^2$ and $$\\math{x}$$ here.\n"
+    )
+    (old / "2020-01-02-fine.md").write_text("---\ntitle: Fine\n---\n\n$x^2$\n")
+    site = make_site(tmp_path / "site", ROOT)
+    assert main(["-C", str(site), "import", str(tmp_path / "old")]) == 0
+    out = capsys.readouterr()
+    assert (
+        "old/_posts/2020-01-01-typo.md:7:15: formula does not convert: unknown LaTeX command "
+        "\\simga (did you mean \\sigma?) (content/posts/typo.md:8:15)"
+    ) in out.err
+    assert "old/_posts/2020-01-01-typo.md:7:31: formula does not convert: unknown LaTeX " in (
+        out.err
+    )
+    assert "2 formulas in 1 post do not convert" in out.out
+    assert "`math: {errors: show}`" in out.out
+    assert "fine.md" not in out.err

@@ -1,0 +1,136 @@
+"""``site-builder import`` on whole sites: undated pages, dates in every form the old
+tools read, same-named bundles, pasted page wrappers (issue 25, items 7, 11 and 12)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from site_builder.build import build
+from site_builder.cli import main
+from site_builder.config import load_config
+from site_builder.importer import convert_post, import_posts
+from site_builder.importer.frontmatter import map_front_matter
+from site_builder.importer.report import PostNotes
+from tests.conftest import ROOT, make_site
+
+DATA = Path(__file__).parent / "data" / "import"
+
+
+@pytest.mark.parametrize(
+    ("written", "iso"),
+    [
+        ("18 Oct 2020", "2020-10-18"),  # Jekyll (Ruby's Time.parse)
+        ("18-08-2019", "2019-08-18"),  # Ruby: day first with dashes
+        ("18.08.2019", "2019-08-18"),
+        ("10/18/2020", "2020-10-18"),  # Ruby and Quarto: month first with slashes
+        ("2020/10/18", "2020-10-18"),
+        ("October 18, 2020", "2020-10-18"),  # Hugo's "January 2, 2006", Quarto
+        ("Sunday, 18th October 2020", "2020-10-18"),
+        ("2020-10-18 10:00:00 +0100", "2020-10-18T10:00:00+01:00"),  # Jekyll's own docs
+        ("2020-10-18 10:00", "2020-10-18T10:00"),
+        ("Mon, 02 Jan 2006 15:04:05 MST", "2006-01-02T15:04:05-07:00"),  # Hugo: RFC 1123
+        ("Mon Jan 2 15:04:05 -0700 2006", "2006-01-02T15:04:05-07:00"),  # Go's RubyDate
+        ("2006-01-02 15:04:05.999999999 -0700 MST", "2006-01-02T15:04:05-07:00"),
+        ("02 Jan 06 15:04 MST", "2006-01-02T15:04:00-07:00"),  # RFC 822
+        ("May 4, 2022 5:30 PM", "2022-05-04T17:30:00"),
+    ],
+)
+def test_dates_the_old_tools_read_are_dates(written: str, iso: str) -> None:
+    notes = PostNotes(Path("p.md"))
+    front = map_front_matter({"title": "T", "date": written}, None, notes, ("T", "x"))
+    assert front["date"] == iso
+    assert notes.notes == []
+
+
+@pytest.mark.parametrize("written", ["March, 2020", "2020", "soon", "Feb 30, 2020", "32-01-2020"])
+def test_a_date_without_its_day_is_no_date(written: str) -> None:
+    notes = PostNotes(Path("p.md"))
+    front = map_front_matter({"title": "T", "date": written}, None, notes, ("T", "x"))
+    assert "date" not in front
+    assert [n.message for n in notes.notes] == [f"date {written!r} is not a date"]
+
+
+def course_site(root: Path) -> Path:
+    """A course-notes site as Jekyll serves it: pages in folders, none dated."""
+    (root / "_config.yml").parent.mkdir(parents=True)
+    (root / "_config.yml").write_text("title: Notes\n")
+    for part in ("representation", "learning"):
+        (root / part / "directed").mkdir(parents=True)
+        (root / part / "directed" / "index.md").write_text(
+            f"---\nlayout: post\ntitle: Directed models ({part})\n---\n\nText of {part}.\n"
+        )
+    (root / "preliminaries").mkdir()
+    (root / "preliminaries" / "index.md").write_text("---\ntitle: Preliminaries\n---\n\nA.\n")
+    dated = root / "news"
+    dated.mkdir()
+    (dated / "launch.md").write_text("---\ntitle: Launch\ndate: 18 Oct 2020\n---\n\nNews.\n")
+    return root
+
+
+def test_undated_files_come_across_as_pages_and_namesakes_by_their_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A course's notes (Jekyll pages without ``date:``) were skipped; two bundles named
+    ``directed`` collided and the second was skipped."""
+    site = make_site(tmp_path / "site", ROOT)
+    assert main(["-C", str(site), "import", str(course_site(tmp_path / "notes"))]) == 0
+    out = capsys.readouterr()
+    pages = site / "content" / "pages"
+    first = (pages / "directed.md").read_text()  # the first in file order keeps its name
+    second = (pages / "representation-directed.md").read_text()
+    assert first == "---\ntitle: Directed models (learning)\n---\n\nText of learning.\n"
+    assert second.startswith("---\ntitle: Directed models (representation)\n---\n")
+    assert (pages / "preliminaries.md").is_file()
+    launch = (site / "content" / "posts" / "launch.md").read_text()
+    assert "date: '2020-10-18'" in launch
+    assert (
+        "notes/representation/directed/index.md: 'directed' is the slug of "
+        "notes/learning/directed/index.md already: this one is 'representation-directed'"
+    ) in out.err
+    assert "notes/preliminaries/index.md:1: no date: brought across as an undated page" in out.err
+    assert "Imported 4 of 4 jekyll posts (3 undated, as pages)" in out.out
+    build(load_config(site), site / "public", jobs=1, use_cache=False)
+    assert (
+        "Text of representation."
+        in (site / "public/representation-directed/index.html").read_text()
+    )
+    assert (site / "public/posts/launch/index.html").is_file()
+
+
+def test_a_slug_the_site_had_is_never_renamed_or_overwritten(tmp_path: Path) -> None:
+    into = tmp_path / "site" / "content" / "posts"
+    (tmp_path / "site" / "content" / "pages").mkdir(parents=True)
+    (tmp_path / "site" / "content" / "pages" / "directed.md").write_text("mine")
+    report = import_posts(course_site(tmp_path / "notes"), into)
+    assert (tmp_path / "site" / "content" / "pages" / "directed.md").read_text() == "mine"
+    skipped = [p.skipped for p in report.posts if p.skipped]
+    assert skipped == ["content/pages already has 'directed'; not overwritten"] * 2
+
+
+def test_a_hugging_face_post_loses_its_page_wrapper_and_repeated_title(tmp_path: Path) -> None:
+    report = import_posts(DATA / "hf", tmp_path / "content" / "posts")
+    text = (tmp_path / "content" / "posts" / "annotated-rnn.md").read_text()
+    assert text == (
+        "---\ntitle: The Annotated RNN\ndate: '2022-06-07'\ntags:\n- research\n- guide\n"
+        "author: nielsr and kashif\n---\n\n"
+        "A recurrent network keeps a state $h_t = \\tanh(W h_{t-1} + U x_t)$ from step to step.\n"
+    )
+    assert [str(n) for n in report.notes] == []
+
+
+def test_a_title_from_the_first_heading_or_the_file_name_is_reported(tmp_path: Path) -> None:
+    post = tmp_path / "2021-02-05-rnn.md"
+    post.write_text("---\nlayout: post\n---\n\n# Recurrent networks\n\nText.\n")
+    converted = convert_post(post, Path(post.name), "jekyll", [tmp_path])
+    assert converted.text.startswith("---\ntitle: Recurrent networks\ndate: '2021-02-05'\n")
+    assert "# Recurrent" not in converted.text
+    notes = [str(n) for n in converted.notes.notes]
+    assert notes == [
+        "2021-02-05-rnn.md:1: no title: used 'Recurrent networks' from its first heading"
+    ]
+    post.write_text("---\nlayout: post\n---\n\nText.\n")
+    converted = convert_post(post, Path(post.name), "jekyll", [tmp_path])
+    notes = [str(n) for n in converted.notes.notes]
+    assert notes == ["2021-02-05-rnn.md:1: no title: used 'Rnn' from the file name"]

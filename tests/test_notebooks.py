@@ -1,0 +1,173 @@
+"""Notebook posts: each output kind and cell option as a fixture (``fixtures/notebooks/``:
+a title, the notebook as YAML (see ``notebook_cases``), the expected page body), then
+front matter, errors, ``raw_html: false`` and the line map."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from markdown_it.utils import read_fixture_file
+
+from site_builder.errors import BuildError
+from site_builder.notebooks import loads_notebook
+from site_builder.notebooks.ansi import ansi_to_html
+from site_builder.notebooks.markdown_cells import display_math
+from tests.notebook_cases import FRONT, notebook_json, render_notebook
+
+FIXTURES = Path(__file__).parent / "fixtures" / "notebooks"
+CASES = [
+    pytest.param(text, expected, id=f"{path.stem}:{line}:{title}")
+    for path in sorted(FIXTURES.glob("*.md"))
+    for line, title, text, expected in read_fixture_file(path)
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CASES)
+def test_fixture(text: str, expected: str) -> None:
+    assert render_notebook(text) == expected
+
+
+def load(spec: object, rel: str = "content/posts/nb.ipynb") -> object:
+    return loads_notebook(notebook_json(spec), Path(rel))
+
+
+# --- front matter -------------------------------------------------------------------------
+
+
+def test_front_matter_from_a_raw_cell_maps_quarto_keys() -> None:
+    raw = "---\ntitle: Hi\nauthor:\n  - name: Ada Lovelace\n  - Alan Turing\ndate: 10/26/2024\ncategories: [ml, jax]\nimage: card.png\n---"  # noqa: E501
+    source = load({"cells": [{"raw": raw}, {"markdown": "Body."}]})
+    assert source.front == {  # type: ignore[attr-defined]
+        "title": "Hi",
+        "author": "Ada Lovelace and Alan Turing",
+        "date": "2024-10-26",
+        "tags": ["ml", "jax"],
+        "slug": "nb",
+    }
+
+
+def test_front_matter_from_the_metadata() -> None:
+    spec = {
+        "metadata": {"title": "From metadata", "date": "2023-05-06"},
+        "cells": [{"markdown": "x"}],
+    }
+    assert load(spec).front["title"] == "From metadata"  # type: ignore[attr-defined]
+
+
+def test_fastpages_front_matter_cell_is_read_and_not_shown() -> None:
+    cell = '# "Hello fastpages"\n> A summary.\n\n- toc: true\n- badges: true\n- categories: [a, b]'
+    spec = {"cells": [{"markdown": cell}, {"markdown": "Body text."}]}
+    source = load(spec, "content/posts/2020-02-20-hello.ipynb")
+    assert source.front == {  # type: ignore[attr-defined]
+        "title": "Hello fastpages",
+        "description": "A summary.",
+        "toc": True,
+        "tags": ["a", "b"],
+        "date": "2020-02-20",
+        "slug": "hello",
+    }
+    assert "Hello fastpages" not in render_notebook(spec, "content/posts/2020-02-20-hello.ipynb")
+
+
+def test_date_and_slug_from_a_dated_folder() -> None:
+    spec = {"cells": [{"raw": "---\ntitle: T\n---"}, {"markdown": "x"}]}
+    source = load(spec, "content/posts/2021-03-04-my-post/index.ipynb")
+    assert (source.front["date"], source.front["slug"]) == ("2021-03-04", "my-post")  # type: ignore[attr-defined]
+
+
+def test_no_date_anywhere_is_an_error_naming_the_date() -> None:
+    spec = {"cells": [{"raw": "---\ntitle: T\n---"}, {"markdown": "x"}]}
+    assert render_notebook(spec, "content/posts/undated.ipynb") == (
+        "ERROR content/posts/undated.ipynb: front matter is missing 'date'\n"
+    )
+
+
+def test_front_matter_lines_map_back_to_the_raw_cell() -> None:
+    raw = "---\ntitle: T\ndate: 2024-01-01\nbadkey: 1\n---"
+    source = load({"cells": [{"raw": raw}, {"markdown": "x"}]})
+    line = source.text.split("\n").index("badkey: 1") + 1  # type: ignore[attr-defined]
+    assert source.where(line) == "cell 1, line 4"  # type: ignore[attr-defined]
+
+
+# --- errors -------------------------------------------------------------------------------
+
+
+def test_malformed_json_stops_at_its_line() -> None:
+    with pytest.raises(BuildError) as caught:
+        loads_notebook('{\n "cells": [\n  {,]\n}', Path("content/posts/bad.ipynb"))
+    assert str(caught.value).startswith("content/posts/bad.ipynb:3:4: not a notebook: invalid JSON")
+
+
+def test_unknown_nbformat() -> None:
+    raw = json.dumps({"cells": [], "metadata": {}, "nbformat": 5, "nbformat_minor": 0})
+    with pytest.raises(BuildError) as caught:
+        loads_notebook(raw, Path("p.ipynb"))
+    assert str(caught.value) == "p.ipynb: unknown nbformat 5: only nbformat 4 is read"
+
+
+def test_a_notebook_that_breaks_the_schema() -> None:
+    raw = json.loads(notebook_json([{"markdown": "x"}]))
+    raw["cells"][1]["cell_type"] = "poem"
+    with pytest.raises(BuildError) as caught:
+        loads_notebook(json.dumps(raw), Path("p.ipynb"))
+    assert str(caught.value).startswith("p.ipynb: not a valid notebook")
+
+
+def test_unreadable_base64_names_the_cell() -> None:
+    spec = [
+        {"code": "x", "outputs": [{"output_type": "display_data", "data": {"image/png": "%%%"}}]}
+    ]
+    assert render_notebook(spec) == (
+        "ERROR content/posts/nb.ipynb: cell 2: its image/png output is not base64\n"
+    )
+
+
+def test_an_error_in_a_code_cell_fence_names_cell_and_line() -> None:
+    source = load([{"markdown": "a"}, {"code": "#| echo: true\n\nx = 1\ny = 2"}])
+    lines = source.text.split("\n")  # type: ignore[attr-defined]
+    assert source.where(lines.index("y = 2") + 1) == "cell 3, line 4"  # type: ignore[attr-defined]
+
+
+# --- safety and details -------------------------------------------------------------------
+
+
+def test_outputs_reach_the_page_with_raw_html_off_while_cell_html_does_not() -> None:
+    spec = [
+        {"markdown": "<b>typed</b>"},
+        {
+            "code": "df",
+            "outputs": [
+                {
+                    "output_type": "execute_result",
+                    "data": {"text/html": "<table><tr><td>1</td></tr></table>"},
+                }
+            ],
+        },
+    ]
+    html = render_notebook(spec, raw_html=False)
+    assert "&lt;b&gt;typed&lt;/b&gt;" in html
+    assert "<table><tbody><tr><td>1</td></tr></tbody></table>" in html
+
+
+def test_a_markdown_post_cannot_use_the_prerendered_fence() -> None:
+    from site_builder.markdown import MarkdownContext, render
+
+    html = render("```{=prerendered}\nnb-1-1\n```", MarkdownContext("p.md")).html
+    assert "<pre" in html and "nb-1-1" in html
+
+
+def test_ansi_codes_never_reach_the_page() -> None:
+    html = ansi_to_html("\x1b[1;31mred bold\x1b[0m \x1b]8;;http://x\x07link\x1b]8;;\x07 \x1b[2K")
+    assert html == '<span class="ansi-red ansi-bold">red bold</span> link '
+
+
+def test_display_math_keeps_code_and_list_items() -> None:
+    text, origins = display_math("- item $$a$$ b\n\n`$$code$$`")
+    assert text == "- item\n\n  $$a$$\n\n  b\n\n`$$code$$`"
+    assert origins == [0, 0, 0, 0, 0, 1, 2]
+
+
+def test_front_matter_default_is_prepended_in_cases() -> None:
+    assert json.loads(notebook_json([]))["cells"][0]["source"] == FRONT
