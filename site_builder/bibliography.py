@@ -49,7 +49,7 @@ def parse(text: str, shown: Path | str) -> dict[str, Entry]:
     from pybtex.exceptions import PybtexError
     from pybtex.scanner import PybtexSyntaxError
 
-    from site_builder.content import check_control_characters
+    from site_builder.sources import check_control_characters
 
     check_control_characters(text, shown)
     text = _biblatex_names(text)

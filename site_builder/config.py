@@ -35,6 +35,7 @@ KNOWN_KEYS = {
     "toc-depth",
     "search",
     "menu",
+    "execute",
 }
 CITATION_STYLES = ("numeric", "author-year")
 MATH_ERRORS = ("stop", "show")
@@ -66,6 +67,8 @@ class SiteConfig:
     search: bool = False
     # ``menu:``: the header's links in order; None: the default (``menu.site_menu``).
     menu: tuple[MenuItem, ...] | None = None
+    # ``execute: true``: notebook posts run at build time (nbclient), unless one says false.
+    execute: bool = False
     # ``widgets/<name>/`` folders (see site_builder/widgets.py). Not in ``key`` or ``repr``:
     # a post's render key names the widgets it uses, so an edited widget re-renders only those.
     widgets: tuple[WidgetSpec, ...] = field(default=(), repr=False, compare=False)
@@ -157,10 +160,14 @@ def load_config(root: Path, parse: Callable[[str, Path], Any] | None = None) -> 
     search = data.get("search", False)
     if not isinstance(search, bool):
         raise BuildError(path, _line_of(text, "search"), "'search' must be true or false")
+    execute = data.get("execute", False)
+    if not isinstance(execute, bool):
+        raise BuildError(path, _line_of(text, "execute"), "'execute' must be true or false")
     menu = data.get("menu")
     if menu is not None:
         menu = parse_menu(menu, path, _line_of(text, "menu"))
     return SiteConfig(
+        execute=execute,
         menu=menu,
         search=search,
         toc=toc,

@@ -17,10 +17,10 @@ from typing import Any
 
 from site_builder import kinds
 from site_builder.config import SiteConfig, math_macros, toc_problem
-from site_builder.control import CONTROL, control_message
 from site_builder.errors import BuildError, BuildWarning, Location
 from site_builder.kinds import Kind
 from site_builder.slug import slugify
+from site_builder.sources import SourceText, normalise_newlines
 from site_builder.tags import merge_tags
 
 KNOWN_KEYS = {
@@ -149,7 +149,7 @@ def load_posts(config: SiteConfig, previous: dict[str, FileRecord] | None = None
         if post.draft and not config.drafts:
             continue
         posts.append(post)
-    dated = [post for post in posts if post.kind == kinds.POST.name]
+    dated = [post for post in posts if kinds.BY_NAME[post.kind].dated]
     errors.extend(_duplicate_slugs(dated))
     respelled, merged, collisions = merge_tags(dated)  # one spelling a tag
     warnings.extend(merged)
@@ -167,55 +167,54 @@ def read_post(
     known: FileRecord | None = None,
     kind: Kind = kinds.POST,
 ) -> tuple[SourcePost, list[BuildWarning]]:
-    """Read and parse one post file; ``rel`` is the path shown in messages. ``known`` is the
-    file's record from the last build under the same configuration, if any."""
-    raw = file.read_bytes()
+    """Read and parse one source file through its kind's reader; ``rel`` is the path shown in
+    messages. ``known`` is the file's record from the last build under the same
+    configuration, if any."""
+    return parse_text(kind.read(file, rel, config), rel, config, known, kind)
+
+
+def parse_text(
+    text: SourceText, rel: Path, config: SiteConfig, known: FileRecord | None, kind: Kind
+) -> tuple[SourcePost, list[BuildWarning]]:
+    """``parse_post`` on a reader's text, its problems moved to where they were written (a
+    notebook's cell); a converted source's render depends on more than its body."""
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise BuildError(rel, line, "file is not valid UTF-8") from None
-    text = normalise_newlines(text)
-    check_control_characters(text, rel)
-    return parse_post(text, rel, config, known, kind)
+        post, warnings = parse_post(text.text, rel, config, known, kind)
+    except BuildError as exc:
+        raise (text.relocate(exc) if text.relocate else exc) from None
+    if text.relocate_warning is not None:
+        warnings = [text.relocate_warning(warning) for warning in warnings]
+    if text.fingerprint:
+        post = dataclasses.replace(post, body_hash=text.fingerprint)
+    return post, warnings
 
 
-def check_control_characters(text: str, rel: Path | str) -> None:
-    """Stop at the first control character, naming it: it cannot appear in the site."""
-    match = CONTROL.search(text)
-    if match is None:
-        return
-    line = text.count("\n", 0, match.start()) + 1
-    column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
-    raise BuildError(rel, line, control_message(match.group()), column)
-
-
-def normalise_newlines(text: str) -> str:
-    r"""``\r\n`` (Windows) and a lone ``\r`` (classic Mac OS) as ``\n``, as CommonMark reads them.
-
-    Front matter is found by lines: a file with only ``\r`` was one long line, reported
-    as "missing front matter" although it had some.
-    """
-    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
-
-
-def reload(post: SourcePost, config: SiteConfig) -> SourcePost:
-    """The post with its body (loaded posts don't hold it). The body is cut from the file at
-    its known line, without parsing the front matter again; if the file changed since it
-    was loaded (the hash differs), it is read and parsed in full."""
+def reload(post: SourcePost, config: SiteConfig) -> tuple[SourcePost, SourceText]:
+    """The post with its body (loaded posts don't hold it), and its source's text for the
+    render. A Markdown body is cut from the file at its known line, without parsing the
+    front matter again; if the file changed since it was loaded (the hash differs), or
+    its kind converts its files (a notebook's outputs are not kept), it is read and
+    parsed in full."""
+    kind = kinds.BY_NAME[post.kind]
+    if kind.read is not kinds.read_markdown:
+        converted = kind.read(config.root / post.path, post.path, config)
+        return parse_text(converted, post.path, config, None, kind)[0], converted
     if post.body or not post.body_hash or post.body_hash == _EMPTY_HASH:
-        return post
+        return post, _MARKDOWN
     try:
         raw = (config.root / post.path).read_bytes().decode("utf-8")
-        text = normalise_newlines(raw).removeprefix("\ufeff")
+        text: str | None = normalise_newlines(raw).removeprefix("\ufeff")
     except (OSError, UnicodeDecodeError):
         text = None
     if text is not None:
         body = "\n".join(text.split("\n")[post.body_line - 1 :])
         if _hash(body) == post.body_hash:
-            return dataclasses.replace(post, body=body)
-    fresh, _ = read_post(config.root / post.path, post.path, config, None, kinds.BY_NAME[post.kind])
-    return fresh
+            return dataclasses.replace(post, body=body), _MARKDOWN
+    fresh, _ = read_post(config.root / post.path, post.path, config, None, kind)
+    return fresh, _MARKDOWN
+
+
+_MARKDOWN = SourceText("")  # what a Markdown source brings besides its body: nothing
 
 
 def _hash(text: str) -> str:
@@ -325,8 +324,8 @@ def parse_post(
                 path, line_of("slug"), f"slug {slug!r} must be lowercase letters, digits and '-'"
             )
     else:
-        slug = slugify(path.parent.name if path.name == "index.md" else path.stem)
-    if kind is not kinds.POST:
+        slug = slugify(path.parent.name if path.stem == "index" else path.stem)
+    if kind.nested or kind.single:  # a page's place is its folders too
         slug = _page_slug(path, kind, slug if data.get("slug") else None)
     menu, order = data.get("menu", False), data.get("order", 0)
     if not isinstance(menu, bool):
@@ -371,7 +370,7 @@ def parse_post(
         body_hash=_hash(body),
         widgets=widgets_named(body),
         bundle_dir=(
-            (config.root / path.parent) if path.name == "index.md" and not kind.single else None
+            (config.root / path.parent) if path.stem == "index" and not kind.single else None
         ),
         bibliography=(
             Path(os.path.normpath(path.parent / data["bibliography"].strip()))
@@ -454,7 +453,7 @@ def _check_pdf(pdf: str, path: Path, config: SiteConfig, line: int) -> None:
         exists = pdf.startswith("/static/") and (config.root / pdf.lstrip("/")).is_file()
         where = "static/ (written as /static/...)"
     else:  # beside the page: a folder post's own file
-        exists = path.name == "index.md" and (config.root / path.parent / pdf).is_file()
+        exists = path.stem == "index" and (config.root / path.parent / pdf).is_file()
         where = "the post's folder (content/posts/<slug>/ with index.md)"
     if not exists:
         raise BuildError(path, line, f"pdf: {pdf!r} is not a file in {where}")

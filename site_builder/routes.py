@@ -232,7 +232,7 @@ def _bundle_files(source: SourcePost, root: Path) -> list[tuple[str, Path]]:
     own = []
     for file in files_under(source.bundle_dir, root):
         rel = file.relative_to(source.bundle_dir)
-        if file.name == "index.md" or file.suffix.lower() == ".bib":
+        if file.name == source.path.name or file.suffix.lower() == ".bib":
             continue
         if nested and (file.suffix == ".md" or _in_other_bundle(source.bundle_dir, rel)):
             continue
@@ -254,6 +254,8 @@ def links_to_missing_posts(table: Routes, posts: Iterable[Post], root: Path) -> 
     published = set(slugs)
     warnings = []
     for post in posts:
+        if not kinds.BY_NAME[post.source.kind].dated:  # ``../x/`` from ``about/`` is no post
+            continue
         for link in post.rendered.links:
             match = _POST_LINK.match(link)
             if match is None or match.group(1) == ".." or match.group(1) in published:

@@ -13,8 +13,8 @@ try:  # libyaml parses front matter ~8x faster than the pure-Python loader
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
     from yaml import SafeLoader as _BaseLoader  # type: ignore[assignment]
 
-from site_builder.control import CONTROL, control_message
 from site_builder.errors import BuildError
+from site_builder.sources import CONTROL, control_message
 
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 

@@ -14,11 +14,11 @@ import re
 from dataclasses import dataclass, field
 from re import Match
 
-from site_builder.control import CONTROL
 from site_builder.importer.assets import Assets, untemplate
 from site_builder.importer.markup import FENCE, HTML_COMMENT
 from site_builder.importer.report import PostNotes
 from site_builder.importer.text import Text
+from site_builder.sources import CONTROL
 
 MD_IMAGE = re.compile(r"!\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^)\s>]+)>?(\s+\"[^\"]*\")?\s*\)")
 MD_LINK = re.compile(
@@ -56,7 +56,7 @@ class PostContext:
 
 
 # A terminal's colour codes (a notebook's traceback, pasted ``docker pull`` output), then
-# any other control character the site refuses (``control.CONTROL``: XML 1.0 forbids them;
+# any other control character the site refuses (``content.CONTROL``: XML 1.0 forbids them;
 # a form feed from a PDF).
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]")
 

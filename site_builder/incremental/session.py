@@ -164,9 +164,10 @@ class Session:
         found = self.full.get(_id(post.source)) or self.cache.state.get_render(job.render_key)
         if isinstance(found, Rendered):
             return found
-        source = content.reload(post.source, self.config)
+        source, text = content.reload(post.source, self.config)
         runners = render.uncached_runners(source, self.config)
-        return render.render_markdown(source.body, job.inputs, self.config.root, None, runners)
+        root = self.config.root
+        return render.render_markdown(source.body, job.inputs, root, None, runners, text)
 
     def environment(self, site: Site) -> Any:
         return cached.environment(self.config, self.cache, site)

@@ -48,6 +48,7 @@ from site_builder.notebooks.execute import DEFAULT_TIMEOUT, cache_key, execute_n
 from site_builder.notebooks.frontmatter import FrontMatter, find_front_matter
 from site_builder.notebooks.options import document_defaults
 from site_builder.notebooks.reader import parse_notebook, read_notebook
+from site_builder.sources import SourceText
 
 Runner = Callable[[Any, str], Any]  # (notebook, cache key) -> executed notebook
 
@@ -102,6 +103,29 @@ def load_notebook(
 ) -> NotebookSource:
     """Read, validate, (run,) and convert one notebook. ``rel`` is the path in messages."""
     return notebook_source(read_notebook(file, rel), rel, file.parent, execute, run, timeout)
+
+
+def source_text(file: Path, rel: Path, execute: bool, cache: Path) -> SourceText:
+    """What the build reads of a notebook (``kinds.NOTEBOOK``): its Markdown text, outputs
+    and images, errors moved to their cell. ``execute`` is site.yaml's default; a run is
+    kept in ``cache`` by the cells' sources."""
+    import hashlib
+
+    from site_builder.notebooks.execute import cached_runner
+
+    run = cached_runner(cache, file.parent, rel, DEFAULT_TIMEOUT)
+    notebook = read_notebook(file, rel)
+    loaded = notebook_source(notebook, rel, file.parent, execute, run)
+    digest = hashlib.sha256(file.read_bytes())
+    digest.update(b"executed" if loaded.execute else b"stored")
+    return SourceText(
+        text=loaded.text,
+        blocks=loaded.blocks,
+        files=loaded.files,
+        fingerprint=digest.hexdigest(),
+        relocate=loaded.relocate,
+        relocate_warning=loaded.relocate_warning,
+    )
 
 
 def loads_notebook(raw: bytes | str, rel: Path | str, **options: Any) -> NotebookSource:
