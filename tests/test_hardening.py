@@ -606,14 +606,14 @@ def test_serve_bad_port_or_host(
 def _running_server(tmp_path: Path, host: str = "127.0.0.1") -> tuple[object, str]:
     import threading
 
-    from site_builder import serve
+    from site_builder import serve_http
 
     site = make_site(tmp_path / "site")
     assert run(site) == 0
-    state = serve.LiveState()
+    state = serve_http.LiveState()
     state.publish(None)
-    handler = type("H", (serve.Handler,), {"state": state, "out": site / "public"})
-    server = serve.make_server(host, 0, handler)
+    handler = type("H", (serve_http.Handler,), {"state": state, "out": site / "public"})
+    server = serve_http.make_server(host, 0, handler)
     threading.Thread(
         target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
     ).start()
@@ -681,7 +681,7 @@ def test_serve_hostile_requests(tmp_path: Path, capfd: pytest.CaptureFixture[str
 
 
 def test_serve_on_all_interfaces_prints_usable_urls() -> None:
-    from site_builder.serve import shown_url
+    from site_builder.serve_http import shown_url
 
     local, network = shown_url("0.0.0.0", 8000)
     assert local == "http://127.0.0.1:8000/"
@@ -692,14 +692,14 @@ def test_serve_on_all_interfaces_prints_usable_urls() -> None:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="renameat2 is Linux's")
 def test_full_build_swaps_public_in_one_step(tmp_path: Path) -> None:
-    from site_builder import writer
+    from site_builder import swap
 
     old, new = tmp_path / "public", tmp_path / "stage"
     old.mkdir()
     new.mkdir()
     (old / "index.html").write_text("old")
     (new / "index.html").write_text("new")
-    if not writer._exchange(new, old):
+    if not swap.exchange(new, old):
         pytest.skip("this file system cannot exchange directories")
     assert (old / "index.html").read_text() == "new"  # never a moment without public/
     assert (new / "index.html").read_text() == "old"
