@@ -22,8 +22,9 @@ from pathlib import Path
 
 from site_builder import assets, clock, content, feeds, pages, search, titles, widgets
 from site_builder.config import SiteConfig
-from site_builder.content import LoadedContent, SourcePost
+from site_builder.content import LoadedContent
 from site_builder.errors import BuildError, BuildErrors, BuildWarning
+from site_builder.frontmatter import SourcePost
 from site_builder.incremental.keys import hash_parts
 from site_builder.incremental.session import Session
 from site_builder.model import Post, Site, build_site, make_post

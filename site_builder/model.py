@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 from site_builder.cite_box import Citation, make_citation
 from site_builder.config import SiteConfig
-from site_builder.content import SourcePost
+from site_builder.frontmatter import SourcePost
 from site_builder.kinds import BY_NAME, HOME, PAGE
 from site_builder.markdown import Rendered
 from site_builder.menu import MenuItem

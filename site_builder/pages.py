@@ -26,7 +26,7 @@ from site_builder.urls import page_url
 if TYPE_CHECKING:
     import jinja2
 
-    from site_builder.content import SourcePost
+    from site_builder.frontmatter import SourcePost
     from site_builder.routes import Routes, SourceRoute
 
 

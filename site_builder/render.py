@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 from site_builder import bibliography, pages, plots, widgets
 from site_builder.config import SiteConfig
-from site_builder.content import SourcePost
 from site_builder.errors import BuildError, BuildErrors
+from site_builder.frontmatter import SourcePost
 from site_builder.markdown import MarkdownContext, Rendered
 from site_builder.model import make_post
 from site_builder.routes import SourceRoute

@@ -25,8 +25,9 @@ from urllib.parse import quote
 
 from site_builder import assets, kinds, search, widgets
 from site_builder.config import SiteConfig
-from site_builder.content import SourcePost, line_in_post
+from site_builder.content import line_in_post
 from site_builder.errors import BuildError, BuildErrors, BuildWarning, Location
+from site_builder.frontmatter import SourcePost
 from site_builder.kinds import Kind
 from site_builder.menu import MenuItem, site_menu
 from site_builder.model import Post, sort_posts, tag_groups

@@ -20,7 +20,7 @@ from site_builder.errors import BuildError, BuildWarning, Location
 from site_builder.slug import tag_slug
 
 if TYPE_CHECKING:
-    from site_builder.content import SourcePost
+    from site_builder.frontmatter import SourcePost
 
 SHOWN = 10  # other spellings' places listed in the warning; more are counted
 

@@ -281,7 +281,7 @@ def test_every_front_matter_field_is_in_the_page_key() -> None:
     import dataclasses
     from datetime import datetime
 
-    from site_builder.content import SourcePost
+    from site_builder.frontmatter import SourcePost
     from site_builder.incremental.plan import front_matter as _front_matter
 
     when = datetime(2026, 1, 1, tzinfo=UTC)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from site_builder import bibliography, feeds, fonts, kinds, pages, render, widgets
 from site_builder.config import SiteConfig
-from site_builder.content import SourcePost
+from site_builder.frontmatter import SourcePost
 from site_builder.incremental.cache import Cache
 from site_builder.incremental.cached import template_closure_hash
 from site_builder.incremental.jobs import PostJob

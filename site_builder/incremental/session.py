@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from site_builder import content, fonts, kinds, render, routes, titles
 from site_builder.config import SiteConfig
 from site_builder.errors import BuildError, BuildWarning
+from site_builder.frontmatter import SourcePost
 from site_builder.incremental import cached
 from site_builder.incremental.cache import Cache
 from site_builder.incremental.jobs import PostJob, PostSummary
@@ -263,7 +264,7 @@ class Session:
             self.cache.drop_legacy()
 
 
-def _id(source: content.SourcePost) -> str:
+def _id(source: SourcePost) -> str:
     """What this build's results are kept by: a source's path (a post and a page may share
     a slug; two sources never share a path)."""
     return source.path.as_posix()

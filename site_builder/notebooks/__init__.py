@@ -3,7 +3,7 @@
 The API the build calls::
 
     source = load_notebook(root / rel, rel)          # -> NotebookSource
-    post, warnings = content.parse_post(source.text, rel, config)
+    post, warnings = frontmatter.parse_post(source.text, rel, config)
     # bundle_dir: rel.parent for ``<slug>/index.ipynb`` (parse_post only knows index.md)
     ctx = MarkdownContext(path=rel, line_offset=post.body_line - 1, ...,
                           prerendered=source.blocks, files=source.files_map)
@@ -13,7 +13,7 @@ The API the build calls::
 :class:`NotebookSource` holds:
 
 - ``text``: a whole ``.md`` post, ``---`` YAML ``---`` then the body, so the same
-  front matter checks (``content.parse_post``) apply. The YAML is the notebook's
+  front matter checks (``frontmatter.parse_post``) apply. The YAML is the notebook's
   front matter (``frontmatter``: a raw cell, the metadata, or fastpages' first
   cell), with ``slug`` (and ``date`` when the name has one) filled from a
   ``YYYY-MM-DD-slug`` name. ``front`` is the same mapping as data.
