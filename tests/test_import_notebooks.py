@@ -164,3 +164,15 @@ def test_a_namesake_and_a_second_import(tmp_path: Path) -> None:
     again = import_posts(DATA / "fastpages", site / "content" / "posts")
     [notebook] = [p for p in again.posts if p.source.name == "2020-02-20-test.ipynb"]
     assert notebook.written is None and "already has 'test'" in notebook.skipped
+
+
+def test_one_notebook_file(tmp_path: Path) -> None:
+    fastpages = DATA / "fastpages/_notebooks/2020-02-20-test.ipynb"
+    quarto = DATA / "quarto-notebooks/posts/2022-11-05-kaggle-titanic/index.ipynb"
+    assert (detect(fastpages), detect(quarto)) == ("jekyll", "quarto")
+    into = tmp_path / "content" / "posts"
+    for source, slug in ((fastpages, "test"), (quarto, "kaggle-titanic")):
+        report = import_posts(source, into)
+        assert [p.written for p in report.posts] == [into / slug / "index.ipynb"]
+    assert (into / "test/my_icons/fastai_logo.png").is_file()
+    assert (into / "kaggle-titanic/first_submission.png").is_file()

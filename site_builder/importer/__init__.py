@@ -4,7 +4,8 @@ Stages, as in the build: find the source's posts (``detect``), then for each
 post split its front matter, map it (``frontmatter``), convert the body with
 the format's module (``jekyll``, ``hugo``, ``quarto``) and the shared steps
 (``markup``, ``common``), and only then touch the disk: write the post, as a
-folder when it has files or a ``.bib``, and copy its files. An existing post
+folder when it has files or a ``.bib``, and copy its files. Notebooks (``notebooks``)
+come across as ``<slug>/index.ipynb``. An existing post
 is never overwritten. Every construct that did not come across is in the
 returned report with its source ``path:line``.
 """
@@ -68,6 +69,8 @@ class Converted:
 
 def detect(source: Path) -> str:
     """The source's format from its configuration files, else from its posts' syntax."""
+    if source.is_file() and source.suffix == ".ipynb":  # fastpages' Liquid only in _notebooks/
+        return "jekyll" if source.parent.name == "_notebooks" else "quarto"
     if source.is_file():
         return "quarto" if source.suffix == ".qmd" else _sniff([source])
     if (source / "_quarto.yml").exists() or (source / "_quarto.yaml").exists():
