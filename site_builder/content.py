@@ -21,6 +21,7 @@ from site_builder.errors import BuildError, BuildWarning, Location
 from site_builder.kinds import Kind
 from site_builder.slug import slugify
 from site_builder.sources import SourceText, normalise_newlines
+from site_builder.tags import merge_tags
 
 KNOWN_KEYS = {
     "title",
@@ -150,7 +151,12 @@ def load_posts(config: SiteConfig, previous: dict[str, FileRecord] | None = None
         posts.append(post)
     dated = [post for post in posts if kinds.BY_NAME[post.kind].dated]
     errors.extend(_duplicate_slugs(dated))
-    errors.extend(_tag_collisions(dated))
+    respelled, merged, collisions = merge_tags(dated)  # one spelling a tag
+    warnings.extend(merged)
+    errors.extend(collisions)
+    if respelled != dated:
+        shown = {post.path: post for post in respelled}
+        posts = [shown.get(post.path, post) for post in posts]
     return LoadedContent(tuple(posts), tuple(warnings), tuple(errors), records, reparsed)
 
 
@@ -426,32 +432,6 @@ def _duplicate_slugs(posts: list[SourcePost]) -> list[BuildError]:
             )
         )
     return errors
-
-
-def _tag_collisions(posts: list[SourcePost]) -> list[BuildError]:
-    """Two different tags that would share one page (``a/b`` and ``a-b``). Tags that differ
-    only in case (``ML``, ``ml``) are one tag, not a collision."""
-    from site_builder.slug import tag_slug
-
-    first: dict[str, tuple[str, SourcePost]] = {}
-    errors = []
-    for post in posts:
-        for name in post.tags:
-            slug = tag_slug(name)
-            other, where = first.setdefault(slug, (name, post))
-            if _fold(other) != _fold(name):
-                message = (
-                    f"tag '{name}' would share the page tags/{slug}/ with tag '{other}' "
-                    f"({where.path}): rename one of them"
-                )
-                errors.append(BuildError(post.path, post.tags_line, message))
-    return errors
-
-
-def _fold(name: str) -> str:
-    import unicodedata
-
-    return unicodedata.normalize("NFC", name).casefold()
 
 
 def _missing(key: str, data: dict[Any, Any], line_of: Any) -> tuple[int, str]:

@@ -38,6 +38,7 @@ class Post:
     path: str  # site-relative directory, e.g. "posts/attention/"
     url: str  # absolute URL of the page
     site_title: str = ""  # for the APA reference in "Cite this post"
+    cite_type: str = "article"  # the BibTeX entry's type (``SiteConfig.cite_type``)
 
     @cached_property
     def citation(self) -> Citation:
@@ -51,6 +52,7 @@ class Post:
             date=f"{date.year}, {MONTHS[date.month - 1]} {date.day}",
             site=self.site_title,
             urldate=(self.source.updated or date).strftime("%Y-%m-%d"),
+            entry_type=self.cite_type,
         )
 
     @property
@@ -130,6 +132,7 @@ def make_post(source: SourcePost, rendered: Rendered, config: SiteConfig) -> Pos
         path=path,
         url=config.absolute_url(path),
         site_title=config.title,
+        cite_type=config.cite_type,
     )
 
 
@@ -147,7 +150,8 @@ def tag_groups(
     sources: list[SourcePost],
 ) -> list[tuple[str, str, tuple[SourcePost, ...]]]:
     """(name, slug, posts) per tag, by name; ``sources`` newest first, as each tag's posts.
-    A tag's name is as its newest post writes it (``ML`` and ``ml`` are one tag)."""
+    A tag's name is as its newest post writes it: one spelling, once ``tags.merge_tags``
+    has run (``ML`` and ``ml`` are one tag)."""
     by_tag: dict[str, list[SourcePost]] = {}
     names: dict[str, str] = {}
     for source in sources:

@@ -45,9 +45,11 @@ def read_source(file: Path, rel: Path) -> SourceText:
     return SourceText(text)
 
 
-# C0 controls but tab and newline, and DEL: XML 1.0 forbids them (feed.xml would not
-# parse) and HTML calls them parse errors. A form feed pasted from a PDF is the usual one.
-CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# C0 controls but tab and newline, DEL, and the noncharacters U+FFFE and U+FFFF: XML 1.0
+# forbids them (feed.xml would not parse) and HTML calls them parse errors. A form feed
+# pasted from a PDF is the usual one in a post; in YAML, a double-quoted escape (``"\a"``,
+# ``"\e"``, ``"\uffff"``) makes one that the file's own bytes do not show (``yamlload``).
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
 
 
 def check_control_characters(text: str, rel: Path | str) -> None:
@@ -55,16 +57,22 @@ def check_control_characters(text: str, rel: Path | str) -> None:
     match = CONTROL.search(text)
     if match is None:
         return
-    char = match.group()
     line = text.count("\n", 0, match.start()) + 1
     column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
+    raise BuildError(rel, line, control_message(match.group()), column)
+
+
+def control_message(char: str, escape: str = "") -> str:
+    """What to tell the author about ``char``, one of :data:`CONTROL`'s; ``escape``: the
+    YAML escape that wrote it (the only way into YAML, which refuses the raw byte)."""
     name = _CONTROL_NAMES.get(char, "a control character")
-    message = f"U+{ord(char):04X} ({name}) cannot appear in a page or the feed: delete it"
-    raise BuildError(rel, line, message, column)
+    written = f', the escape "{escape}",' if escape else ""
+    return f"U+{ord(char):04X} ({name}){written} cannot appear in a page or the feed: delete it"
 
 
 _CONTROL_NAMES = {"\x00": "NUL", "\x07": "bell", "\x08": "backspace", "\x0b": "vertical tab",
-                  "\x0c": "form feed", "\x1b": "escape", "\x7f": "delete"}  # fmt: skip
+                  "\x0c": "form feed", "\x1b": "escape", "\x7f": "delete",
+                  "\ufffe": "a noncharacter", "\uffff": "a noncharacter"}  # fmt: skip
 
 
 def normalise_newlines(text: str) -> str:
