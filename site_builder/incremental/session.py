@@ -25,7 +25,7 @@ from site_builder.incremental.plan import group_keys, plan_jobs
 from site_builder.incremental.state import LastBuild
 from site_builder.incremental.workers import Workers
 from site_builder.markdown import Rendered
-from site_builder.model import Post, Site, make_post
+from site_builder.model import Listed, Site, make_listed
 from site_builder.writer import Output, OutputEntry
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class RenderedPosts:
-    posts: list[Post]  # newest first; each ``rendered`` without its HTML (see PostSummary)
+    posts: list[Listed]  # every source's record and summary
     warnings: list[BuildWarning]
     errors: list[BuildError]
     count: int  # posts rendered in this build, not reused
@@ -124,7 +124,7 @@ class Session:
             warning
             for job in self.jobs
             if _id(job.route.source) in self.summaries
-            for warning in self.summaries[_id(job.route.source)].rendered.warnings
+            for warning in self.summaries[_id(job.route.source)].summary.warnings
         ]
         self.chars = self._math_chars()  # known now, and read by the font, keys and assets
         if not errors:
@@ -134,7 +134,7 @@ class Session:
             for rel, file in job.route.bundle:
                 output.copy(job.route.path + rel, file)
             summary = self.summaries[_id(job.route.source)]
-            posts.append(make_post(job.route.source, summary.rendered, self.config))
+            posts.append(make_listed(job.route.source, summary.summary, self.config))
         return RenderedPosts(posts, warnings, errors, len(pending))
 
     def _reuse(self, job: PostJob, output: Output) -> bool:
@@ -158,7 +158,7 @@ class Session:
         self.summaries[_id(job.route.source)] = summary
         return True
 
-    def full_rendered(self, post: Post) -> Rendered:
+    def full_rendered(self, post: Listed) -> Rendered:
         """A post's whole :class:`Rendered` (the feed and search need its HTML): from this
         build, the store, or (the store lost it) rendered again."""
         job = self.job_of[_id(post.source)]
@@ -234,7 +234,7 @@ class Session:
             output.keep(rel)
         return True
 
-    def post_key(self, post: Post) -> str:
+    def post_key(self, post: Listed) -> str:
         """What a post's rendered text was made from (its render key)."""
         return self.job_of[_id(post.source)].render_key
 
