@@ -52,7 +52,7 @@ endif
 QUIETLY = quietly() { log=$$(mktemp); if "$$@" >"$$log" 2>&1; then rm -f "$$log"; \
 	else status=$$?; cat "$$log" >&2; rm -f "$$log"; return $$status; fi; }; quietly
 
-.PHONY: build test test-fast test-torch lint-workflows serve check bench fuzz lint clean
+.PHONY: build test test-fast test-torch lint-workflows serve check docs bench fuzz lint clean
 
 # A site whose posts draw plots (plot="plots.py:f") needs Matplotlib, the `plots` extra.
 PLOTS_EXTRA := $(if $(shell grep -rlsI --include='*.md' 'plot=' content 2>/dev/null),[plots])
@@ -112,6 +112,10 @@ serve: $(STAMP)
 check: $(STAMP)
 	$(BIN)/site-builder check $(BUILD_FLAGS)
 
+# The project's documentation, a site of pages built by the tool itself: docs/ into docs/public/.
+docs: $(STAMP)
+	$(BIN)/site-builder -C docs build
+
 # Timings on a generated corpus: BENCH_POSTS (1000), BENCH_LARGE (5000), BENCH_RUNS (3).
 bench: $(STAMP)
 	$(BIN)/python -m bench.run
@@ -127,4 +131,4 @@ lint: $(TEST_STAMP) lint-workflows
 	$(BIN)/mypy
 
 clean:
-	rm -rf public .cache $(VENV)
+	rm -rf public .cache docs/public docs/.cache $(VENV)

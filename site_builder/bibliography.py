@@ -58,7 +58,7 @@ def read_bibtex(text: str, shown: Path | str) -> Any:
     from pybtex.exceptions import PybtexError
     from pybtex.scanner import PybtexSyntaxError
 
-    from site_builder.content import check_control_characters
+    from site_builder.sources import check_control_characters
 
     check_control_characters(text, shown)
     text = _biblatex_names(text)

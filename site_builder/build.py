@@ -22,11 +22,12 @@ from pathlib import Path
 
 from site_builder import assets, clock, content, feeds, pages, search, titles, widgets
 from site_builder.config import SiteConfig
-from site_builder.content import LoadedContent, SourcePost
+from site_builder.content import LoadedContent
 from site_builder.errors import BuildError, BuildErrors, BuildWarning
+from site_builder.frontmatter import SourcePost
 from site_builder.incremental.keys import hash_parts
 from site_builder.incremental.session import Session
-from site_builder.model import Post, Site, build_site, make_post
+from site_builder.model import Listed, Site, build_site, make_post
 from site_builder.routes import Routes, links_to_missing_posts, plan_routes
 from site_builder.writer import Output, staged_output
 
@@ -127,9 +128,9 @@ class _Writer:
 
     def listings(self) -> None:
         env = self.last.environment(self.site)
-        home = self.site.home
-        if home is not None:  # its HTML: the summary the site holds has none
-            home = make_post(home.source, self.last.full_rendered(home), self.site.config)
+        listed, home = self.site.home, None
+        if listed is not None:  # its HTML: the summary the site holds has none
+            home = make_post(listed.source, self.last.full_rendered(listed), self.site.config)
         for rel, text in pages.render_listing_pages(self.site, env, self.routes, home):
             self.output.write(rel, text)
 
@@ -141,8 +142,8 @@ class _Writer:
             make_post(p.source, self.last.full_rendered(p), config)
             for p in posts[: feeds.FEED_SIZE]
         ]
-        site = build_site(config, [*whole, *posts[feeds.FEED_SIZE :]], self.site.menu)
-        self.output.write("feed.xml", pages.render_feed(site, self.last.environment(site)))
+        env = self.last.environment(self.site)
+        self.output.write("feed.xml", pages.render_feed(self.site, env, whole))
 
     def search_index(self) -> None:
         """The search index in shards, a group each (``search``): an edit re-indexes its
@@ -164,7 +165,7 @@ class _Writer:
         listing = partial(self._listing, shards)
         self.last.write_group("search", self.site, self.output, listing, key)
 
-    def _index(self, shard: search.Shard, posts: dict[str, Post]) -> None:
+    def _index(self, shard: search.Shard, posts: dict[str, Listed]) -> None:
         docs = [
             search.Document(
                 path=post.path,

@@ -4,10 +4,11 @@ The key follows Google Scholar's habit, ``<author last name><year><first title
 word>`` (``sahu2026attention``), skipping a leading article so "The ..." posts
 don't all cite as ``...the``.
 
-The entry cites a web page by ``url`` and ``urldate``, as Quarto's ``@online`` does, but as a
-``@misc``: ``@article`` without a ``journal`` makes BibTeX warn, ``@online`` is BibLaTeX's
-alone, and ``@misc`` is known to both (BibLaTeX reads ``urldate``; BibTeX skips it quietly).
-``howpublished`` names the blog, which BibTeX's standard styles print for a ``@misc``.
+The entry is the seed post's: an ``@article`` with author, title, year and url, the form
+ML blogs (Distill, the seed) print. ``@article`` without a ``journal`` makes BibTeX warn, so
+a site may choose another type (``cite: {type: misc}``): ``@misc`` adds ``howpublished``
+(the blog, which BibTeX's standard styles print) and ``urldate``, as Quarto's ``@online``
+does; ``@online`` is BibLaTeX's alone and adds ``urldate``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,12 @@ from dataclasses import dataclass
 from site_builder.titles import map_spans, title_text
 
 _ARTICLES = {"a", "an", "the"}
+# Each entry type's fields beyond author, title and year, in order (``cite: {type: ...}``).
+ENTRY_FIELDS = {
+    "article": ("url",),
+    "misc": ("howpublished", "url", "urldate"),
+    "online": ("url", "urldate"),
+}
 _BIBTEX_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_"}
 
 
@@ -67,22 +74,23 @@ def make_citation(
     date: str = "",
     site: str = "",
     urldate: str = "",
+    entry_type: str = "article",
 ) -> Citation:
     """BibTeX for one post, fields aligned as a person would write them, and APA text.
 
     ``date`` is the APA date in parentheses ("2026, November 29"), ``site`` the blog's name,
     ``urldate`` the ISO date the page was last changed (the build reads no clock, so the
-    post's own date stands for "visited": a reader who cites later updates it).
+    post's own date stands for "visited": a reader who cites later updates it), each used
+    as ``entry_type`` (a key of :data:`ENTRY_FIELDS`) lists.
     """
     text = title_text(title)
     key = citation_key(author, year, text)
+    extra = {"howpublished": _escape(site), "url": url, "urldate": urldate}
     fields = [
         ("author", _escape(author)),
         ("title", _escape_outside_math(title)),
         ("year", str(year)),
-        ("howpublished", _escape(site)),
-        ("url", url),
-        ("urldate", urldate),
+        *((name, extra[name]) for name in ENTRY_FIELDS[entry_type]),
     ]
     fields = [(name, value) for name, value in fields if value]
     width = max(len(name) for name, _ in fields)
@@ -90,4 +98,4 @@ def make_citation(
     apa = f"{apa_name(author)} ({date or year}). {text}{'' if text[-1:] in '.?!' else '.'}"
     if site:
         apa += f" {site}."
-    return Citation(key=key, bibtex=f"@misc{{{key},\n{body}\n}}", apa=f"{apa} {url}")
+    return Citation(key=key, bibtex=f"@{entry_type}{{{key},\n{body}\n}}", apa=f"{apa} {url}")

@@ -125,12 +125,26 @@ def load(args: argparse.Namespace) -> SiteConfig:
 
     root = args.root.resolve()
     parse = None
+    if not getattr(args, "no_cache", False) and _cache_damaged(root / ".cache"):
+        args.no_cache = True
     if not getattr(args, "no_cache", False):
         from site_builder.incremental.cached import yaml_parser
 
         parse = yaml_parser(root / ".cache")
     config = load_config(root, parse)
     return with_overrides(config, base_url=args.base_url, drafts=args.drafts)
+
+
+def _cache_damaged(cache: Path) -> bool:
+    """Say in one line that a damaged ``.cache`` is not used: it costs time, not the build."""
+    from site_builder.incremental.cache import damage
+
+    problem = damage(cache)
+    if problem:
+        print(
+            f"{problem}: building without the cache (delete it to start a new one)", file=sys.stderr
+        )
+    return problem is not None
 
 
 def _output_dir(args: argparse.Namespace) -> Path:

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # a type only: the no-op check (``snapshot``) imports this module
-    from site_builder.content import SourcePost
+    from site_builder.frontmatter import SourcePost
 
 
 def reference_seconds() -> float | None:

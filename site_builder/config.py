@@ -30,11 +30,13 @@ KNOWN_KEYS = {
     "timezone",
     "raw_html",
     "citation_style",
+    "cite",
     "math",
     "toc",
     "toc-depth",
     "search",
     "menu",
+    "execute",
     "publications",
 }
 CITATION_STYLES = ("numeric", "author-year")
@@ -55,6 +57,7 @@ class SiteConfig:
     raw_html: bool = True
     drafts: bool = False
     citation_style: str = "numeric"  # how [@key] reads: "[1]" or "(Vaswani et al., 2017)"
+    cite_type: str = "article"  # ``cite: {type: misc}``: the "Cite this post" entry's type
     # ``math: {macros: {R: '\\mathbb{R}'}}``: (name, LaTeX) pairs every formula can use.
     math_macros: tuple[tuple[str, str], ...] = ()
     # ``math: {errors: show}``: a formula that does not convert is a warning, shown as its
@@ -66,6 +69,8 @@ class SiteConfig:
     search: bool = False
     # ``menu:``: the header's links in order; None: the default (``menu.site_menu``).
     menu: tuple[MenuItem, ...] | None = None
+    # ``execute: true``: notebook posts run at build time (nbclient), unless one says false.
+    execute: bool = False
     # ``widgets/<name>/`` folders (see site_builder/widgets.py). Not in ``key`` or ``repr``:
     # a post's render key names the widgets it uses, so an edited widget re-renders only those.
     widgets: tuple[WidgetSpec, ...] = field(default=(), repr=False, compare=False)
@@ -143,6 +148,7 @@ def load_config(root: Path, parse: Callable[[str, Path], Any] | None = None) -> 
             _line_of(text, "citation_style"),
             f"citation_style must be 'numeric' or 'author-year', got {style!r}",
         )
+    cite_type = _cite_type(data.get("cite"), text, path)
     macros = math_macros(data.get("math"), site=True)
     if isinstance(macros, str):
         raise BuildError(path, _line_of(text, "math"), macros)
@@ -162,11 +168,15 @@ def load_config(root: Path, parse: Callable[[str, Path], Any] | None = None) -> 
     search = data.get("search", False)
     if not isinstance(search, bool):
         raise BuildError(path, _line_of(text, "search"), "'search' must be true or false")
+    execute = data.get("execute", False)
+    if not isinstance(execute, bool):
+        raise BuildError(path, _line_of(text, "execute"), "'execute' must be true or false")
     menu = data.get("menu")
     if menu is not None:
         menu = parse_menu(menu, path, _line_of(text, "menu"))
     profile = load_profile(data["author"], text, root) if isinstance(data["author"], dict) else None
     return SiteConfig(
+        execute=execute,
         menu=menu,
         profile=profile,
         publications=_publications(data.get("publications"), root, _line_of(text, "publications")),
@@ -177,6 +187,7 @@ def load_config(root: Path, parse: Callable[[str, Path], Any] | None = None) -> 
         math_macros=macros,
         math_errors=errors,
         citation_style=style,
+        cite_type=cite_type,
         title=data["title"],
         author=profile.name if profile else data["author"],
         base_url=normalise_base_url(data["base_url"], path, _line_of(text, "base_url")),
@@ -186,6 +197,30 @@ def load_config(root: Path, parse: Callable[[str, Path], Any] | None = None) -> 
         raw_html=bool(data.get("raw_html", True)),
         widgets=discover(root),
     )
+
+
+def _cite_type(cite: object, text: str, path: Path) -> str:
+    """``cite: {type: misc}``: the "Cite this post" entry's type (``cite_box.ENTRY_FIELDS``)."""
+    if cite is None:
+        return "article"
+    line = _line_of(text, "cite")
+    if not isinstance(cite, dict) or set(cite) != {"type"}:
+        raise BuildError(path, line, "'cite' takes one key, type: such as {type: misc}")
+    from site_builder.cite_box import ENTRY_FIELDS
+
+    if isinstance(cite["type"], str) and cite["type"] in ENTRY_FIELDS:
+        return cite["type"]
+    where = line  # ``cite: {type: x}``, or in a block mapping its ``type:`` line below
+    for number, row in enumerate(text.splitlines()[line or 0 :], start=(line or 0) + 1):
+        if not row[:1].isspace():
+            break
+        if row.strip().startswith("type:"):
+            where = number
+    close = difflib.get_close_matches(str(cite["type"]), list(ENTRY_FIELDS), n=1)
+    hint = f" (did you mean '{close[0]}'?)" if close else ""
+    choices = ", ".join(f"'{name}'" for name in ENTRY_FIELDS)
+    message = f"cite type must be one of {choices}, got {cite['type']!r}{hint}"
+    raise BuildError(path, where, message)
 
 
 def _publications(value: object, root: Path, line: int | None) -> Path | None:

@@ -12,9 +12,29 @@ front matter, and its template.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from stat import S_ISREG
+from typing import TYPE_CHECKING
+
+from site_builder.sources import SourceText, read_source
+
+if TYPE_CHECKING:
+    from site_builder.config import SiteConfig
+
+
+def read_markdown(file: Path, rel: Path, config: SiteConfig) -> SourceText:
+    """A Markdown source is its own text."""
+    return read_source(file, rel)
+
+
+def read_notebook(file: Path, rel: Path, config: SiteConfig) -> SourceText:
+    """A notebook converted to Markdown with its outputs (``notebooks``); run first when
+    ``execute: true``, its run kept in ``.cache/`` by the cells' sources."""
+    from site_builder.notebooks import source_text  # nbformat: only for sites with notebooks
+
+    return source_text(file, rel, config.execute, config.root / ".cache" / "notebook-runs")
 
 
 @dataclass(frozen=True)
@@ -29,6 +49,8 @@ class Kind:
     dated: bool
     nested: bool  # sources in sub-folders of ``folder`` too (pages), or one level (posts)
     single: str = ""  # the one file of a kind that has one (``content/index.md``)
+    suffix: str = ".md"  # its files' ending; a folder source is ``<name>/index<suffix>``
+    read: Callable[[Path, Path, SiteConfig], SourceText] = read_markdown
 
     def path(self, slug: str) -> str:
         """The site folder of the page made from a source with this ``slug``."""
@@ -36,10 +58,14 @@ class Kind:
 
 
 POST = Kind("post", "content/posts", "posts/", "post.html", dated=True, nested=False)
+NOTEBOOK = Kind(
+    "notebook", "content/posts", "posts/", "post.html", True, False, suffix=".ipynb",
+    read=read_notebook,
+)  # fmt: skip
 PAGE = Kind("page", "content/pages", "", "page.html", dated=False, nested=True)
 HOME = Kind("home", "content", "", None, dated=False, nested=False, single="index.md")
 
-KINDS: tuple[Kind, ...] = (POST, PAGE, HOME)
+KINDS: tuple[Kind, ...] = (POST, NOTEBOOK, PAGE, HOME)
 BY_NAME = {kind.name: kind for kind in KINDS}
 
 
@@ -69,19 +95,20 @@ def _markdown_files(base: str, kind: Kind, rel: str = "") -> Iterator[tuple[str,
     except (FileNotFoundError, NotADirectoryError):
         return
     here = f"{kind.folder}/{rel}"
+    index = "index" + kind.suffix
     for entry in entries:
-        if entry.name.endswith(".md") and entry.is_file():
+        if entry.name.endswith(kind.suffix) and entry.is_file():
             yield f"{here}{entry.name}", entry.stat()
         elif entry.is_dir() and not entry.name.startswith("."):
             if kind.nested:
                 yield from _markdown_files(base, kind, f"{rel}{entry.name}/")
                 continue
             try:
-                stat = os.stat(os.path.join(entry.path, "index.md"))
+                stat = os.stat(os.path.join(entry.path, index))
             except OSError:
                 continue
             if S_ISREG(stat.st_mode):
-                yield f"{here}{entry.name}/index.md", stat
+                yield f"{here}{entry.name}/{index}", stat
 
 
 def kind_of(rel: str) -> Kind:
@@ -90,6 +117,6 @@ def kind_of(rel: str) -> Kind:
         if kind.single and rel == f"{kind.folder}/{kind.single}":
             return kind
     for kind in KINDS:
-        if not kind.single and rel.startswith(kind.folder + "/"):
+        if not kind.single and rel.startswith(kind.folder + "/") and rel.endswith(kind.suffix):
             return kind
     raise ValueError(f"{rel} is no kind's source")

@@ -18,7 +18,7 @@ from site_builder.errors import BuildError
 
 if TYPE_CHECKING:
     from site_builder.config import SiteConfig
-    from site_builder.content import SourcePost
+    from site_builder.frontmatter import SourcePost
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from site_builder import feeds, titles
 from site_builder.config import SiteConfig
 from site_builder.errors import BuildError
 from site_builder.meta import page_meta, post_meta
-from site_builder.model import MONTHS, Post, Site
+from site_builder.model import MONTHS, Listed, Post, Site
 from site_builder.slug import tag_url_slug
 from site_builder.toc import table_of_contents
 from site_builder.urls import page_url
@@ -26,7 +26,7 @@ from site_builder.urls import page_url
 if TYPE_CHECKING:
     import jinja2
 
-    from site_builder.content import SourcePost
+    from site_builder.frontmatter import SourcePost
     from site_builder.routes import Routes, SourceRoute
 
 
@@ -160,9 +160,9 @@ def render_template(env: jinja2.Environment, name: str, **context: Any) -> str:
         raise BuildError(where, line, f"template error: {exc}") from None
 
 
-def archive_years(posts: tuple[Post, ...]) -> list[tuple[int, list[Post]]]:
+def archive_years(posts: tuple[Listed, ...]) -> list[tuple[int, list[Listed]]]:
     """Posts grouped by year (in each post's own time zone), newest year first."""
-    years: dict[int, list[Post]] = {}
+    years: dict[int, list[Listed]] = {}
     for post in posts:  # already newest first, so each group is too
         years.setdefault(post.date.year, []).append(post)
     return sorted(years.items(), reverse=True)
@@ -260,13 +260,13 @@ _LISTINGS: dict[str, Callable[[jinja2.Environment, Site, Routes, Post | None], s
 }
 
 
-def render_feed(site: Site, env: jinja2.Environment) -> str:
+def render_feed(site: Site, env: jinja2.Environment, newest: list[Post]) -> str:
     """The Atom feed. Its entries carry their post's full HTML: the caller passes a site
     whose newest ``feeds.FEED_SIZE`` posts have it."""
     return render_template(
         env,
         "feed.xml",
-        posts=feeds.feed_posts(site),
+        posts=newest,
         updated=feeds.newest_update(site.posts),
         entry_html=feeds.entry_html,
     )

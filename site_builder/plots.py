@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from site_builder.widgets import author_frame, import_from, import_hint
 
 if TYPE_CHECKING:
-    from site_builder.content import SourcePost
+    from site_builder.frontmatter import SourcePost
     from site_builder.markdown import PlotOutput
 
 INSTALL = 'pip install "site-builder[plots]" (here: .venv/bin/pip install -e ".[plots]")'

@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING
 
 from site_builder import bibliography, pages, plots, widgets
 from site_builder.config import SiteConfig
-from site_builder.content import SourcePost
-from site_builder.errors import BuildError
+from site_builder.errors import BuildError, BuildErrors
+from site_builder.frontmatter import SourcePost
 from site_builder.markdown import MarkdownContext, Rendered
 from site_builder.model import make_post
 from site_builder.routes import SourceRoute
+from site_builder.sources import SourceText
 
 if TYPE_CHECKING:
     import jinja2
@@ -90,6 +91,7 @@ def render_markdown(
     root: Path,
     memo: dict[tuple[str, ...], str] | None,
     runners: Runners,
+    text: SourceText,
 ) -> Rendered:
     """A source's body as a :class:`Rendered` record. ``memo`` holds the fragments of an
     earlier render of the same source (an edit converts only the formulas that changed);
@@ -110,8 +112,21 @@ def render_markdown(
         math_errors=inputs.math_errors,
         widgets=runners[0],
         plot=runners[1],
+        prerendered=text.blocks,
+        files=dict(text.files),
     )
-    return render(body, ctx)
+    try:
+        rendered = render(body, ctx)
+    except BuildErrors as exc:
+        if text.relocate is None:
+            raise
+        raise BuildErrors([text.relocate(e) for e in exc.errors], exc.warnings) from None
+    except BuildError as exc:
+        raise (text.relocate(exc) if text.relocate else exc) from None
+    if text.relocate_warning is not None:
+        warnings = tuple(text.relocate_warning(w) for w in rendered.warnings)
+        rendered = dataclasses.replace(rendered, warnings=warnings)
+    return rendered
 
 
 def uncached_runners(source: SourcePost, config: SiteConfig) -> Runners:

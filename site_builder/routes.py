@@ -25,11 +25,12 @@ from urllib.parse import quote
 
 from site_builder import assets, kinds, search, widgets
 from site_builder.config import SiteConfig
-from site_builder.content import SourcePost, line_in_post
+from site_builder.content import line_in_post
 from site_builder.errors import BuildError, BuildErrors, BuildWarning, Location
+from site_builder.frontmatter import SourcePost
 from site_builder.kinds import Kind
 from site_builder.menu import MenuItem, site_menu
-from site_builder.model import Post, sort_posts, tag_groups
+from site_builder.model import Listed, sort_posts, tag_groups
 from site_builder.sitefiles import files_under
 
 
@@ -232,7 +233,7 @@ def _bundle_files(source: SourcePost, root: Path) -> list[tuple[str, Path]]:
     own = []
     for file in files_under(source.bundle_dir, root):
         rel = file.relative_to(source.bundle_dir)
-        if file.name == "index.md" or file.suffix.lower() == ".bib":
+        if file.name == source.path.name or file.suffix.lower() == ".bib":
             continue
         if nested and (file.suffix == ".md" or _in_other_bundle(source.bundle_dir, rel)):
             continue
@@ -247,14 +248,18 @@ def _in_other_bundle(folder: Path, rel: Path) -> bool:
 _POST_LINK = re.compile(r"^\.\./([^/#?]+)/")
 
 
-def links_to_missing_posts(table: Routes, posts: Iterable[Post], root: Path) -> list[BuildWarning]:
+def links_to_missing_posts(
+    table: Routes, posts: Iterable[Listed], root: Path
+) -> list[BuildWarning]:
     """A link from one post to another (``../slug/``) that names no post being published:
     the routes are known here, so the author hears of it without running ``check``."""
     slugs = sorted(route.source.slug for route in table.posts)
     published = set(slugs)
     warnings = []
     for post in posts:
-        for link in post.rendered.links:
+        if not kinds.BY_NAME[post.source.kind].dated:  # ``../x/`` from ``about/`` is no post
+            continue
+        for link in post.summary.links:
             match = _POST_LINK.match(link)
             if match is None or match.group(1) == ".." or match.group(1) in published:
                 continue

@@ -22,7 +22,6 @@ import json
 import os
 import shutil
 import signal
-import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
@@ -30,8 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from site_builder.errors import BuildError
-
-STAGING_PREFIX = ".staging-"
+from site_builder.swap import STAGING_PREFIX, swap
 
 
 @dataclass(frozen=True)
@@ -190,7 +188,7 @@ class Output:
                     journal.unlink()
                 shutil.rmtree(self.stage.root, ignore_errors=True)
             else:
-                _swap(self.stage.root, self.out)
+                swap(self.stage.root, self.out)
 
 
 def _check_writable(out: Path, rels: list[str]) -> None:
@@ -245,50 +243,6 @@ def _apply(out: Path, stage: Path, moves: list[str], removed: list[str]) -> None
         while parent != out and parent.is_dir() and not any(parent.iterdir()):
             parent.rmdir()
             parent = parent.parent
-
-
-def _swap(tmp: Path, out: Path) -> None:
-    """Put the staged tree in place of ``out``: one atomic exchange where the system has it.
-
-    ``renameat2(RENAME_EXCHANGE)`` (Linux) swaps the two directories in one step, so
-    a reader, or a kill, sees either the old site or the new one. Elsewhere two renames
-    leave a moment with no ``out`` at all; if the second fails the first is undone.
-    """
-    os.chmod(tmp, 0o755)  # mkdtemp makes 0700; a served site must be world-readable
-    if not out.exists():
-        os.replace(tmp, out)
-        return
-    if _exchange(tmp, out):
-        shutil.rmtree(tmp, ignore_errors=True)  # now the old site
-        return
-    old = out.parent / f"{STAGING_PREFIX}{out.name}-old-{os.getpid()}"
-    os.replace(out, old)
-    try:
-        os.replace(tmp, out)
-    except OSError:
-        os.replace(old, out)
-        raise
-    shutil.rmtree(old, ignore_errors=True)
-
-
-def _exchange(a: Path, b: Path) -> bool:
-    """Swap two paths atomically; False when the system cannot (then nothing changed)."""
-    if not sys.platform.startswith("linux"):
-        return False
-    import ctypes
-
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        renameat2 = libc.renameat2
-    except (OSError, AttributeError):
-        return False
-    at_fdcwd, rename_exchange = -100, 2
-    if renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0:
-        return True
-    code = ctypes.get_errno()
-    if code in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):
-        return False  # this file system or kernel cannot exchange: fall back
-    raise OSError(code, os.strerror(code), str(b))
 
 
 @contextlib.contextmanager

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ except ImportError:  # pragma: no cover - depends on how PyYAML was built
     from yaml import SafeLoader as _BaseLoader  # type: ignore[assignment]
 
 from site_builder.errors import BuildError
+from site_builder.sources import CONTROL, control_message
 
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 
@@ -34,7 +36,7 @@ _Loader.yaml_implicit_resolvers = {
 def load_yaml(text: str, path: Path, line_offset: int = 0) -> Any:
     """Parse ``text``; a YAML error becomes a BuildError at the file's line (YAML's + offset)."""
     try:
-        return yaml.load(text, Loader=_Loader)
+        data = yaml.load(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
         # YAML notices a problem where it gives up; the construct it was reading
         # (an unclosed quote or bracket) started at the context mark, which is
@@ -51,3 +53,50 @@ def load_yaml(text: str, path: Path, line_offset: int = 0) -> Any:
         raise BuildError(path, line, message) from None
     except yaml.YAMLError as exc:
         raise BuildError(path, None, f"invalid YAML: {exc}") from None
+    if _has_control(data):
+        _stop_at_control(text, path, line_offset)
+    return data
+
+
+def _has_control(data: Any) -> bool:
+    """Whether a key or text value holds a control character: an escape such as ``"\\a"``
+    makes one that the file's bytes (checked before parsing) do not show."""
+    if isinstance(data, str):
+        return CONTROL.search(data) is not None
+    if isinstance(data, dict):
+        return any(_has_control(key) or _has_control(value) for key, value in data.items())
+    if isinstance(data, list):
+        return any(_has_control(item) for item in data)
+    return False
+
+
+def _stop_at_control(text: str, path: Path, line_offset: int) -> None:
+    """Raise at the escape that makes the first control character (composed again, with
+    marks: only a file that has one pays for it)."""
+    pending = [yaml.compose(text, Loader=_Loader)]
+    while pending:
+        node = pending.pop(0)
+        if isinstance(node, yaml.ScalarNode):
+            match = CONTROL.search(node.value)
+            if match:
+                char, start, end = match.group(), node.start_mark.index, node.end_mark.index
+                escapes = _ESCAPE.finditer(text, start, end)
+                found = next((m for m in escapes if _unescape(m.group()) == char), None)
+                at = found.start() if found else start
+                line = text.count("\n", 0, at) + 1 + line_offset
+                column = at - (text.rfind("\n", 0, at) + 1) + 1
+                message = control_message(char, found.group() if found else "")
+                raise BuildError(path, line, message, column)
+        elif isinstance(node, yaml.MappingNode):
+            pending[:0] = [part for pair in node.value for part in pair]
+        elif isinstance(node, yaml.SequenceNode):
+            pending[:0] = node.value
+
+
+_ESCAPE = re.compile(r"\\(?:[0abvfe]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})")
+_SHORT = {"0": "\x00", "a": "\x07", "b": "\x08", "v": "\x0b", "f": "\x0c", "e": "\x1b"}
+
+
+def _unescape(escape: str) -> str:
+    """The character a YAML double-quoted escape (one of ``_ESCAPE``'s) stands for."""
+    return _SHORT.get(escape[1]) or chr(int(escape[2:], 16))

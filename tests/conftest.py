@@ -31,7 +31,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SITES = ROOT / "tests" / "sites"
 MINIMAL = SITES / "minimal"  # one good post: the base the error and hardening cases edit
 # The sites whose every page the W3C Nu checker reads (``Sites.html_errors``).
-VALIDATED = (ROOT, SITES / "kitchen", SITES / "scholar", SITES / "figures", SITES / "widgets")
+VALIDATED = (
+    ROOT, SITES / "kitchen", SITES / "scholar", SITES / "figures", SITES / "widgets",
+    SITES / "pages", SITES / "notebooks",
+)  # fmt: skip
 
 
 def make_site(dest: Path, source: Path = MINIMAL) -> Path:

@@ -12,8 +12,8 @@ from typing import Any
 import yaml
 
 from site_builder.config import load_config
-from site_builder.content import parse_post
 from site_builder.errors import BuildError, BuildErrors
+from site_builder.frontmatter import parse_post
 from site_builder.markdown import MarkdownContext, render
 from site_builder.notebooks import loads_notebook
 

@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from site_builder.config import SiteConfig
-from site_builder.content import parse_post
 from site_builder.errors import BuildError, BuildErrors
+from site_builder.frontmatter import parse_post
 from site_builder.markdown import MarkdownContext, render
 from site_builder.markdown.math import MathError, render_formula
 

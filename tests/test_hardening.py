@@ -18,6 +18,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -122,6 +123,71 @@ def test_every_cache_kind_has_a_damage_test(tmp_path: Path) -> None:
     kinds.discard("state.db-wal")
     kinds.discard("state.db-shm")
     assert kinds <= set(CACHE_KINDS), kinds - set(CACHE_KINDS)
+
+
+def _cache_a_file(cache: Path) -> None:
+    shutil.rmtree(cache)
+    cache.write_text("not a folder")
+
+
+def _state_a_folder(cache: Path) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{cache / 'state.db'}{suffix}").unlink(missing_ok=True)
+    (cache / "state.db" / "x").mkdir(parents=True)
+
+
+def _kinds_files(cache: Path) -> None:
+    for kind in ("config", "templates", "jinja-code", "font", "bibliography"):
+        shutil.rmtree(cache / kind, ignore_errors=True)
+        (cache / kind).write_text("not a folder")
+
+
+def _unreadable(cache: Path) -> None:
+    cache.chmod(0)
+
+
+@pytest.mark.parametrize(
+    ("damage", "said"),
+    [
+        (_cache_a_file, ".cache is not a folder"),
+        (_state_a_folder, ".cache/state.db is not a file"),
+        (_kinds_files, None),  # each kind's folder is made again in its place
+        pytest.param(
+            _unreadable,
+            ".cache cannot be read",
+            marks=pytest.mark.skipif(os.geteuid() == 0, reason="root reads any folder"),
+        ),
+    ],
+)
+def test_a_cache_of_the_wrong_shape_costs_time_not_the_build(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    scholar_clean: dict[str, str],
+    damage: Callable[[Path], None],
+    said: str | None,
+) -> None:
+    """A ``.cache`` that is a file ended in a NotADirectoryError traceback (issue 25)."""
+    site = make_site(tmp_path / "site", SCHOLAR)
+    assert run(site) == 0
+    damage(site / ".cache")
+    try:
+        shutil.rmtree(site / "public")
+        capsys.readouterr()
+        for _ in range(2):
+            assert run(site) == 0
+            assert tree_digest(site / "public") == scholar_clean
+        err = capsys.readouterr().err
+    finally:
+        with contextlib.suppress(OSError):
+            (site / ".cache").chmod(0o755)
+    assert "Traceback" not in err
+    if said is None:
+        assert err == ""
+    else:  # one line a build, naming the damage
+        assert (
+            err.splitlines()
+            == [f"{said}: building without the cache (delete it to start a new one)"] * 2
+        )
 
 
 # -- workers --------------------------------------------------------------------------------
@@ -410,6 +476,40 @@ def test_tags_as_a_comma_separated_string(tmp_path: Path) -> None:
     assert not (site / "public" / "tags" / "attention-transformers").exists()
 
 
+def test_spellings_of_one_tag_are_merged_with_one_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Case, spaces, ``-`` and ``_`` tell no tags apart: they stopped the build (issue 25)."""
+    site = make_site(tmp_path / "site")
+    _tagged(site, "a", "[Information Theory, ML]")
+    _tagged(site, "b", "[information-theory, ml]")
+    _tagged(site, "c", "[Information  Theory]")
+    _tagged(site, "d", "[information_theory, Information Theory, information theory]")
+    capsys.readouterr()
+    assert run(site) == 0
+    assert capsys.readouterr().err.splitlines() == [
+        "content/posts/b.md:4: warning: tag 'information-theory' is shown as 'Information "
+        "Theory', its commonest spelling (tags/information-theory/); also spelled otherwise "
+        "at content/posts/c.md:4 ('Information  Theory'), content/posts/d.md:4 "
+        "('information_theory'), content/posts/d.md:4 ('information theory')",
+        # a tie: the spelling seen first, in file order
+        "content/posts/b.md:4: warning: tag 'ml' is shown as 'ML', its commonest spelling "
+        "(tags/ml/)",
+    ]
+    public = site / "public"
+    assert sorted(p.name for p in (public / "tags").iterdir() if p.is_dir()) == [
+        "information-theory",
+        "ml",
+    ]
+    tag = (public / "tags" / "information-theory" / "index.html").read_text(encoding="utf-8")
+    assert all(f"posts/{name}/" in tag for name in "abcd")
+    for name in "abcd":
+        page = (public / "posts" / name / "index.html").read_text(encoding="utf-8")
+        assert page.count('class="post-tag"') == (2 if name in "ab" else 1)
+        assert ">Information Theory</a>" in page
+    assert main(["-C", str(site), "build", "--quiet", "--strict"]) == 1
+
+
 def test_tags_that_share_a_page_are_reported(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -506,14 +606,14 @@ def test_serve_bad_port_or_host(
 def _running_server(tmp_path: Path, host: str = "127.0.0.1") -> tuple[object, str]:
     import threading
 
-    from site_builder import serve
+    from site_builder import serve_http
 
     site = make_site(tmp_path / "site")
     assert run(site) == 0
-    state = serve.LiveState()
+    state = serve_http.LiveState()
     state.publish(None)
-    handler = type("H", (serve.Handler,), {"state": state, "out": site / "public"})
-    server = serve.make_server(host, 0, handler)
+    handler = type("H", (serve_http.Handler,), {"state": state, "out": site / "public"})
+    server = serve_http.make_server(host, 0, handler)
     threading.Thread(
         target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
     ).start()
@@ -581,7 +681,7 @@ def test_serve_hostile_requests(tmp_path: Path, capfd: pytest.CaptureFixture[str
 
 
 def test_serve_on_all_interfaces_prints_usable_urls() -> None:
-    from site_builder.serve import shown_url
+    from site_builder.serve_http import shown_url
 
     local, network = shown_url("0.0.0.0", 8000)
     assert local == "http://127.0.0.1:8000/"
@@ -592,14 +692,14 @@ def test_serve_on_all_interfaces_prints_usable_urls() -> None:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="renameat2 is Linux's")
 def test_full_build_swaps_public_in_one_step(tmp_path: Path) -> None:
-    from site_builder import writer
+    from site_builder import swap
 
     old, new = tmp_path / "public", tmp_path / "stage"
     old.mkdir()
     new.mkdir()
     (old / "index.html").write_text("old")
     (new / "index.html").write_text("new")
-    if not writer._exchange(new, old):
+    if not swap.exchange(new, old):
         pytest.skip("this file system cannot exchange directories")
     assert (old / "index.html").read_text() == "new"  # never a moment without public/
     assert (new / "index.html").read_text() == "old"
@@ -613,6 +713,42 @@ def test_control_characters_in_a_bib_are_an_error() -> None:
 
     with pytest.raises(BuildError, match=r"refs.bib:2:.*U\+000C"):
         bibliography.parse("@misc{k,\n  title = {A\x0cB}, year = {2020}}\n", "refs.bib")
+
+
+# Each YAML escape of a character XML forbids, in each place a post's or the site's text
+# reaches the feed from: (file, its text with {} for the escape, the line it is on).
+_ESCAPED_FIELDS = [
+    ("content/posts/a.md", '---\ntitle: "Attention{}"\ndate: 2026-01-05\n---\n\nText.\n', 2),
+    ("content/posts/a.md", '---\ntitle: T\ndate: 2026-01-05\nauthor: "A{}"\n---\n', 4),
+    ("content/posts/a.md", '---\ntitle: T\ndate: 2026-01-05\ndescription: "{}"\n---\n', 4),
+    ("content/posts/a.md", '---\ntitle: T\ndate: 2026-01-05\ntags:\n  - ml\n  - "x{}"\n---\n', 6),
+    ("site.yaml", 'title: "Blog{}"\nauthor: A\nbase_url: https://example.org/\n', 1),
+]
+
+
+@pytest.mark.parametrize("escape", ["\\a", "\\e", "\\0", "\\x0b", "\\uffff"])
+@pytest.mark.parametrize(("rel", "text", "line"), _ESCAPED_FIELDS)
+def test_an_escaped_control_character_never_makes_an_invalid_feed(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    escape: str,
+    rel: str,
+    text: str,
+    line: int,
+) -> None:
+    """``title: "A\a"`` built a feed.xml no XML parser reads (issue 25): now it stops at its
+    line, as the character written in a post's body does."""
+    import xml.etree.ElementTree as ET
+
+    site = make_site(tmp_path / "site")
+    (site / rel).write_text(text.format(escape), encoding="utf-8")
+    status = run(site)
+    if status == 0:
+        ET.parse(site / "public" / "feed.xml")  # raises when not well-formed
+    assert status == 1
+    first = capsys.readouterr().err.splitlines()[0]
+    assert first.startswith(f"{rel}:{line}:"), first
+    assert f'the escape "{escape}", cannot appear in a page or the feed' in first
 
 
 def test_biblatex_extended_names_are_read() -> None:

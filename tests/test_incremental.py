@@ -24,7 +24,7 @@ from site_builder.build import build
 from site_builder.config import load_config
 from site_builder.errors import BuildErrors
 from site_builder.writer import STAGING_PREFIX, recover
-from tests.conftest import SITES, tree_digest
+from tests.conftest import SITES, make_site, tree_digest
 
 SCHOLAR = SITES / "scholar"
 
@@ -106,6 +106,24 @@ def test_edit_title_updates_neighbours_and_listings(site: Path, tmp_path: Path) 
     rendered = rebuild(site)
     assert 1 <= rendered <= 3  # the post and its two neighbours' "Older/Newer" links
     assert "Renamed 5 on" in (site / "public/index.html").read_text()
+    assert_matches_clean(site, tmp_path)
+
+
+def test_a_tag_respelled_by_other_posts_updates_an_unchanged_post(tmp_path: Path) -> None:
+    """A post's tags show the spelling most posts write (``tags.merge_tags``): when the
+    others change it, the page of a post whose file did not change shows the new one."""
+    site = make_site(tmp_path / "site", SITES / "minimal")
+    for name, tag in (("a", "ml"), ("b", "ML"), ("c", "ML")):
+        text = f"---\ntitle: {name}\ndate: 2026-01-0{len(name)}\ntags: [{tag}]\n---\n\nText.\n"
+        (site / f"content/posts/{name}.md").write_text(text)
+    rebuild(site)
+    page = site / "public/posts/a/index.html"
+    assert '">ML</a>' in page.read_text()
+    for name in ("b", "c"):
+        post = site / f"content/posts/{name}.md"
+        post.write_text(post.read_text().replace("[ML]", "[ml]"))
+    rebuild(site)
+    assert '">ml</a>' in page.read_text()
     assert_matches_clean(site, tmp_path)
 
 
@@ -263,7 +281,7 @@ def test_every_front_matter_field_is_in_the_page_key() -> None:
     import dataclasses
     from datetime import datetime
 
-    from site_builder.content import SourcePost
+    from site_builder.frontmatter import SourcePost
     from site_builder.incremental.plan import front_matter as _front_matter
 
     when = datetime(2026, 1, 1, tzinfo=UTC)

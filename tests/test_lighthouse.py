@@ -26,7 +26,7 @@ from tests.conftest import ROOT, SITES, Sites, cpu_lock
 
 pytestmark = pytest.mark.browser
 
-PAGES = {"index": "", "post": "posts/attention-from-the-softmax-up/"}
+PAGES = {"index": "", "post": "posts/attention-from-the-softmax-up/", "about": "about/"}
 TARGETS = {"performance": 1.0, "accessibility": 1.0, "best-practices": 1.0, "seo": 1.0}
 FIGURES = "figures mobile"  # the figures site's post, for its layout shift alone
 
@@ -96,7 +96,10 @@ def lighthouse(sites: Sites, tmp_path_factory: pytest.TempPathFactory) -> dict[s
     return reports
 
 
-@pytest.mark.parametrize("key", ["post mobile", "post desktop", "index mobile", "index desktop"])
+@pytest.mark.parametrize(
+    "key",
+    [f"{page} {form}" for page in ("post", "index", "about") for form in ("mobile", "desktop")],
+)
 def test_lighthouse_scores(lighthouse: dict[str, Any], key: str) -> None:
     report = lighthouse[key]
     problems = []

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from site_builder.config import load_config
-from site_builder.content import parse_post
+from site_builder.frontmatter import parse_post
 from site_builder.markdown import MarkdownContext, render
 from site_builder.notebooks import load_notebook
 

@@ -33,7 +33,7 @@ from tests.conftest import ROOT, Sites
 pytestmark = pytest.mark.browser
 
 POST = "posts/attention-from-the-softmax-up/"
-PAGES = {"index": "", "post": POST}
+PAGES = {"index": "", "post": POST, "about": "about/"}  # a post, a listing and a page
 WIDTHS = (320, 375, 768, 1024, 1280, 1600)
 SIDENOTE_BREAKPOINT = 1100  # static/css/site.css
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -122,7 +122,7 @@ def test_axe_finds_no_violations(site: Site, scheme: str) -> None:
     for width in (375, 1280):
         options = {"viewport": {"width": width, "height": 900}, "color_scheme": scheme}
         with chromium(**options) as context:
-            for path in ("", site.tag_page(), POST):
+            for path in ("", site.tag_page(), POST, "about/"):
                 page, errors, _ = open_page(context, site.url + path)
                 if width < SIDENOTE_BREAKPOINT:
                     open_all_notes(page)  # the notes, opened in the flow, are checked too

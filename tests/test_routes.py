@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from site_builder.config import load_config
-from site_builder.content import SourcePost
 from site_builder.errors import BuildErrors
+from site_builder.frontmatter import SourcePost
 from site_builder.routes import check_generated, plan_routes
 
 

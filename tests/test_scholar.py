@@ -93,6 +93,24 @@ def test_author_year_style(tmp_path: Path) -> None:
     assert 'Bahdanau &amp; Cho (<span class="cite"><a href="#ref-bahdanau2014neural"' in html
 
 
+def test_a_site_may_cite_its_posts_as_another_entry_type(tmp_path: Path) -> None:
+    """The box is the seed's ``@article`` unless site.yaml says ``cite: {type: misc}``."""
+    site = make_site(tmp_path / "site", SCHOLAR)
+    config = site / "site.yaml"
+    config.write_text(config.read_text() + "cite: {type: misc}\n")
+    build_site(site)
+    assert (
+        "<code>@misc{hopper2026scaled,\n"
+        "  author       = {Grace Hopper},\n"
+        "  title        = {Scaled attention, with references},\n"
+        "  year         = {2026},\n"
+        "  howpublished = {Scholar Test Site},\n"
+        "  url          = {https://example.org/scholar/posts/scaled-attention/},\n"
+        "  urldate      = {2026-03-01}\n"
+        "}</code>"
+    ) in page(site / "public")
+
+
 def failure(tmp_path: Path, edit: Any) -> list[str]:
     site = make_site(tmp_path / "site", SCHOLAR)
     edit(site)

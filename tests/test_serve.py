@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.serve import OVERLAY_ID, RELOAD_PATH, inject
+from site_builder.serve_http import OVERLAY_ID, RELOAD_PATH, inject
 from tests.browser import free_port
 from tests.conftest import SITES, make_site
 

@@ -4,7 +4,8 @@ Stages, as in the build: find the source's posts (``detect``), then for each
 post split its front matter, map it (``frontmatter``), convert the body with
 the format's module (``jekyll``, ``hugo``, ``quarto``) and the shared steps
 (``markup``, ``common``), and only then touch the disk: write the post, as a
-folder when it has files or a ``.bib``, and copy its files. An existing post
+folder when it has files or a ``.bib``, and copy its files. Notebooks (``notebooks``)
+come across as ``<slug>/index.ipynb``. An existing post
 is never overwritten. Every construct that did not come across is in the
 returned report with its source ``path:line``.
 """
@@ -28,6 +29,7 @@ from site_builder.importer import (
     jekyll,
     listings,
     macros,
+    notebooks,
     page,
     quarto,
     siteyaml,
@@ -62,15 +64,18 @@ class Converted:
     kind: str = "post"  # or "page": a file with no date (a course's notes), for content/pages
     origin: list[int] = field(default_factory=list)  # per line written, its source line
     source: str = ""  # the source text, for the columns of what the build would stop on
+    suffix: str = ".md"  # ".ipynb": a notebook post, always a folder (``notebooks``)
 
 
 def detect(source: Path) -> str:
     """The source's format from its configuration files, else from its posts' syntax."""
+    if source.is_file() and source.suffix == ".ipynb":  # fastpages' Liquid only in _notebooks/
+        return "jekyll" if source.parent.name == "_notebooks" else "quarto"
     if source.is_file():
         return "quarto" if source.suffix == ".qmd" else _sniff([source])
     if (source / "_quarto.yml").exists() or (source / "_quarto.yaml").exists():
         return "quarto"
-    if (source / "_config.yml").exists() or (source / "_posts").is_dir():
+    if any((source / name).exists() for name in ("_config.yml", "_posts", "_notebooks")):
         return "jekyll"
     hugo_config = ("hugo.toml", "hugo.yaml", "hugo.json", "config.toml", "config/_default")
     if any((source / name).exists() for name in hugo_config):
@@ -233,6 +238,7 @@ def import_posts(
     try:
         fmt = fmt or detect(source)
         files, roots = find_posts(source, fmt)
+        files = sorted([*files, *notebooks.find(source, fmt)])
     except OSError as exc:
         raise BuildError(source, None, f"cannot read the posts: {exc.strerror or exc}") from exc
     if not files:
@@ -251,7 +257,10 @@ def import_posts(
         shown = path.relative_to(base.parent) if base.parent in path.parents else path
         roots_here = [r for r in roots if r.is_dir()]
         defaults = listing.get(path.stem)
-        post = convert_post(path, shown, fmt, roots_here, passthrough, spellings, defaults)
+        if path.suffix == ".ipynb":
+            post = Converted(*notebooks.convert(path, shown, fmt, roots_here), suffix=".ipynb")
+        else:
+            post = convert_post(path, shown, fmt, roots_here, passthrough, spellings, defaults)
         if not post.skipped:  # a namesake from earlier in this import: renamed
             slug = slugs.unclaimed(post.slug, path, taken[post.kind], post.notes)
             post = replace(post, slug=slug)
@@ -260,7 +269,11 @@ def import_posts(
             if imported.written is not None:  # what the build would stop on, named now
                 where = _shown(imported.written, site)
                 args = (where, post.origin, post.source, site_macros, post.notes)
-                failed = formulas.check(imported.written, *args)
+                failed = (
+                    notebooks.check(imported.written, where, site_macros, post.notes)
+                    if post.suffix == ".ipynb"
+                    else formulas.check(imported.written, *args)
+                )
                 imported = replace(imported, notes=tuple(post.notes.notes), failed=failed)
             report.posts.append(imported)
         except OSError as exc:
@@ -317,8 +330,8 @@ def _write(post: Converted, path: Path, into: Path, taken: dict[str, str]) -> Im
         return Imported(path, None, tuple(post.notes.notes), skipped=why)
     taken[post.slug] = str(path)
     into.mkdir(parents=True, exist_ok=True)
-    if post.files or post.written:
-        target = into / post.slug / "index.md"
+    if post.files or post.written or post.suffix != ".md":
+        target = into / post.slug / f"index{post.suffix}"
         target.parent.mkdir()
         for name, file in sorted(post.files.items()):
             (target.parent / name).parent.mkdir(parents=True, exist_ok=True)

@@ -14,11 +14,11 @@ import re
 from dataclasses import dataclass, field
 from re import Match
 
-from site_builder.content import CONTROL
 from site_builder.importer.assets import Assets, untemplate
 from site_builder.importer.markup import FENCE, HTML_COMMENT
 from site_builder.importer.report import PostNotes
 from site_builder.importer.text import Text
+from site_builder.sources import CONTROL
 
 MD_IMAGE = re.compile(r"!\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^)\s>]+)>?(\s+\"[^\"]*\")?\s*\)")
 MD_LINK = re.compile(

@@ -20,7 +20,7 @@ from typing import Any
 
 import yaml
 
-from site_builder.content import KNOWN_KEYS
+from site_builder.frontmatter import KNOWN_KEYS
 from site_builder.importer import dates
 from site_builder.importer.report import PostNotes
 from site_builder.slug import slugify

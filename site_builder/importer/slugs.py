@@ -18,7 +18,7 @@ def existing(folder: Path) -> dict[str, str]:
     """The slugs already in ``folder``, each claimed by no file of this import ("")."""
     if not folder.is_dir():
         return {}
-    return {p.name.removesuffix(".md"): "" for p in folder.iterdir()}
+    return {p.name.removesuffix(".md").removesuffix(".ipynb"): "" for p in folder.iterdir()}
 
 
 def unclaimed(slug: str, path: Path, taken: dict[str, str], notes: PostNotes) -> str:

@@ -25,6 +25,29 @@ from site_builder.incremental.entries import dump_entry, load_entry
 from site_builder.incremental.state import StateStore
 
 
+def damage(directory: Path) -> str | None:
+    """Why ``directory`` (``.cache``) cannot hold the cache, or None: a file in its place,
+    a folder where the state store belongs, or no permission. Such a cache is not used
+    (the build is slower, never wrong) and never deleted: it may not be ours."""
+    import os
+
+    state = directory / "state.db"
+    try:
+        if not directory.exists():
+            return None
+        if not directory.is_dir():
+            return f"{directory.name} is not a folder"
+        if state.exists() and not state.is_file():
+            return f"{directory.name}/{state.name} is not a file"
+        if not os.access(directory, os.R_OK | os.W_OK | os.X_OK):
+            return f"{directory.name} cannot be written"
+        if state.exists() and not os.access(state, os.R_OK | os.W_OK):
+            return f"{directory.name}/{state.name} cannot be written"
+    except OSError as exc:
+        return f"{directory.name} cannot be read ({exc.strerror})"
+    return None
+
+
 class Cache:
     """A directory of verified pickles. ``enabled=False`` makes every lookup a miss."""
 
@@ -48,7 +71,8 @@ class Cache:
         except FileNotFoundError:
             return None
         except Exception:  # corrupt or from an incompatible version: discard it
-            path.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):  # a file where the kind's folder belongs: it
+                (path.parent if path.parent.is_file() else path).unlink(missing_ok=True)
             return None
 
     def put(self, kind: str, key: str, value: Any) -> None:

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from site_builder import bibliography, fonts, pages, plots, widgets
 from site_builder.config import SiteConfig
-from site_builder.content import SourcePost
 from site_builder.errors import BuildError
+from site_builder.frontmatter import SourcePost
 from site_builder.incremental.cache import Cache
 from site_builder.incremental.keys import code_version, hash_parts
 

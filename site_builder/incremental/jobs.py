@@ -9,7 +9,6 @@ post's HTML, which keeps its memory flat as the site grows.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,16 +19,17 @@ from site_builder.errors import BuildError, BuildErrors
 from site_builder.incremental import cached
 from site_builder.incremental.cache import Cache
 from site_builder.incremental.entries import dump_entry
-from site_builder.markdown import Rendered
+from site_builder.markdown import Rendered, Summary
 from site_builder.routes import SourceRoute
 from site_builder.writer import OutputEntry
 
 
 @dataclass(frozen=True)
 class PostSummary:
-    """A rendered post without its HTML: what listings, feeds and the font need."""
+    """What the main process keeps of a render: the listings' summary and the characters
+    the math font must draw."""
 
-    rendered: Rendered  # html, notes_html and files emptied
+    summary: Summary
     math_chars: str  # sorted, one string: a frozenset of 1-char strings is slow to unpickle
 
 
@@ -90,24 +90,11 @@ def warm_up() -> None:
 
 
 def summarise(rendered: Rendered) -> PostSummary:
-    """The post without its bodies, headings, fragments and most links: what listings, the
-    font and the check of links between posts need. Its formulas are all among the
-    fragments (much less to scan than the page)."""
+    """What the main process keeps of a render. Its formulas are all among the fragments
+    (much less to scan than the page)."""
     formulas = [html for key, html in rendered.fragments.items() if key[0] == "math"]
-    bare = dataclasses.replace(
-        rendered,
-        html="",
-        notes_html="",
-        references_html="",
-        files=(),
-        fragments={},
-        links=tuple(link for link in rendered.links if link.startswith("../")),  # other posts
-        headings=(),
-    )
-    return PostSummary(
-        rendered=bare,
-        math_chars="".join(sorted(fonts.math_characters(formulas))),
-    )
+    chars = "".join(sorted(fonts.math_characters(formulas)))
+    return PostSummary(rendered.summary(), chars)
 
 
 def cached_render(job: PostJob, config: SiteConfig, cache: Cache) -> tuple[Rendered, bool]:
@@ -120,10 +107,11 @@ def cached_render(job: PostJob, config: SiteConfig, cache: Cache) -> tuple[Rende
         return rendered, False
     last = cache.state.get_render(job.last_render_key) if job.last_render_key else None
     memo = last.fragments if isinstance(last, Rendered) else None
-    source = content.reload(job.route.source, config)
+    source, text = content.reload(job.route.source, config)
     runners = cached.widget_runners(config, cache), cached.plot_runner(source, config, cache)
     memo = memo if isinstance(memo, dict) else None
-    return render.render_markdown(source.body, job.inputs, config.root, memo, runners), True
+    rendered = render.render_markdown(source.body, job.inputs, config.root, memo, runners, text)
+    return rendered, True
 
 
 def run_chunk(jobs: list[PostJob], stage_root: Path) -> list[PostResult]:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from site_builder import bibliography, feeds, fonts, kinds, pages, render, widgets
 from site_builder.config import SiteConfig
-from site_builder.content import SourcePost
+from site_builder.frontmatter import SourcePost
 from site_builder.incremental.cache import Cache
 from site_builder.incremental.cached import template_closure_hash
 from site_builder.incremental.jobs import PostJob
@@ -31,9 +31,10 @@ def plan_jobs(
     """Each post's job, newest first, with its keys.
 
     Also returns the plan's context: everything besides a post's own file that its
-    keys depend on (code, configuration, template, bibliographies, and every post's
-    place, slug and title, which make the neighbours). When it is the last build's,
-    a post whose file was not re-read keeps its keys without hashing them again.
+    keys depend on (code, configuration, template, bibliographies, every post's place,
+    slug and title, which make the neighbours, and its tags, whose spelling other posts
+    choose: ``tags.merge_tags``). When it is the last build's, a post whose file was not
+    re-read keeps its keys without hashing them again.
     """
     version = code_version()
     templates = {
@@ -51,7 +52,8 @@ def plan_jobs(
         widgets.fingerprints(config.widgets),
         *(f"{name}={key}" for name, key in bib_keys.items()),
         "\n".join(
-            f"{r.source.path.as_posix()}\0{r.source.slug}\0{r.source.title}" for r in routes.posts
+            f"{r.source.path.as_posix()}\0{r.source.slug}\0{r.source.title}\0{r.source.tags}"
+            for r in routes.posts
         ),
     )
     same_context = context == previous.plan_context

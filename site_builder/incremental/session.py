@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from site_builder import content, fonts, kinds, render, routes, titles
 from site_builder.config import SiteConfig
 from site_builder.errors import BuildError, BuildWarning
+from site_builder.frontmatter import SourcePost
 from site_builder.incremental import cached
 from site_builder.incremental.cache import Cache
 from site_builder.incremental.jobs import PostJob, PostSummary
@@ -24,7 +25,7 @@ from site_builder.incremental.plan import group_keys, plan_jobs
 from site_builder.incremental.state import LastBuild
 from site_builder.incremental.workers import Workers
 from site_builder.markdown import Rendered
-from site_builder.model import Post, Site, make_post
+from site_builder.model import Listed, Site, make_listed
 from site_builder.writer import Output, OutputEntry
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class RenderedPosts:
-    posts: list[Post]  # newest first; each ``rendered`` without its HTML (see PostSummary)
+    posts: list[Listed]  # every source's record and summary
     warnings: list[BuildWarning]
     errors: list[BuildError]
     count: int  # posts rendered in this build, not reused
@@ -123,7 +124,7 @@ class Session:
             warning
             for job in self.jobs
             if _id(job.route.source) in self.summaries
-            for warning in self.summaries[_id(job.route.source)].rendered.warnings
+            for warning in self.summaries[_id(job.route.source)].summary.warnings
         ]
         self.chars = self._math_chars()  # known now, and read by the font, keys and assets
         if not errors:
@@ -133,7 +134,7 @@ class Session:
             for rel, file in job.route.bundle:
                 output.copy(job.route.path + rel, file)
             summary = self.summaries[_id(job.route.source)]
-            posts.append(make_post(job.route.source, summary.rendered, self.config))
+            posts.append(make_listed(job.route.source, summary.summary, self.config))
         return RenderedPosts(posts, warnings, errors, len(pending))
 
     def _reuse(self, job: PostJob, output: Output) -> bool:
@@ -157,16 +158,17 @@ class Session:
         self.summaries[_id(job.route.source)] = summary
         return True
 
-    def full_rendered(self, post: Post) -> Rendered:
+    def full_rendered(self, post: Listed) -> Rendered:
         """A post's whole :class:`Rendered` (the feed and search need its HTML): from this
         build, the store, or (the store lost it) rendered again."""
         job = self.job_of[_id(post.source)]
         found = self.full.get(_id(post.source)) or self.cache.state.get_render(job.render_key)
         if isinstance(found, Rendered):
             return found
-        source = content.reload(post.source, self.config)
+        source, text = content.reload(post.source, self.config)
         runners = render.uncached_runners(source, self.config)
-        return render.render_markdown(source.body, job.inputs, self.config.root, None, runners)
+        root = self.config.root
+        return render.render_markdown(source.body, job.inputs, root, None, runners, text)
 
     def environment(self, site: Site) -> Any:
         return cached.environment(self.config, self.cache, site)
@@ -232,7 +234,7 @@ class Session:
             output.keep(rel)
         return True
 
-    def post_key(self, post: Post) -> str:
+    def post_key(self, post: Listed) -> str:
         """What a post's rendered text was made from (its render key)."""
         return self.job_of[_id(post.source)].render_key
 
@@ -262,7 +264,7 @@ class Session:
             self.cache.drop_legacy()
 
 
-def _id(source: content.SourcePost) -> str:
+def _id(source: SourcePost) -> str:
     """What this build's results are kept by: a source's path (a post and a page may share
     a slug; two sources never share a path)."""
     return source.path.as_posix()

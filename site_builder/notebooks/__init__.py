@@ -3,7 +3,7 @@
 The API the build calls::
 
     source = load_notebook(root / rel, rel)          # -> NotebookSource
-    post, warnings = content.parse_post(source.text, rel, config)
+    post, warnings = frontmatter.parse_post(source.text, rel, config)
     # bundle_dir: rel.parent for ``<slug>/index.ipynb`` (parse_post only knows index.md)
     ctx = MarkdownContext(path=rel, line_offset=post.body_line - 1, ...,
                           prerendered=source.blocks, files=source.files_map)
@@ -13,7 +13,7 @@ The API the build calls::
 :class:`NotebookSource` holds:
 
 - ``text``: a whole ``.md`` post, ``---`` YAML ``---`` then the body, so the same
-  front matter checks (``content.parse_post``) apply. The YAML is the notebook's
+  front matter checks (``frontmatter.parse_post``) apply. The YAML is the notebook's
   front matter (``frontmatter``: a raw cell, the metadata, or fastpages' first
   cell), with ``slug`` (and ``date`` when the name has one) filled from a
   ``YYYY-MM-DD-slug`` name. ``front`` is the same mapping as data.
@@ -48,6 +48,7 @@ from site_builder.notebooks.execute import DEFAULT_TIMEOUT, cache_key, execute_n
 from site_builder.notebooks.frontmatter import FrontMatter, find_front_matter
 from site_builder.notebooks.options import document_defaults
 from site_builder.notebooks.reader import parse_notebook, read_notebook
+from site_builder.sources import SourceText
 
 Runner = Callable[[Any, str], Any]  # (notebook, cache key) -> executed notebook
 
@@ -102,6 +103,29 @@ def load_notebook(
 ) -> NotebookSource:
     """Read, validate, (run,) and convert one notebook. ``rel`` is the path in messages."""
     return notebook_source(read_notebook(file, rel), rel, file.parent, execute, run, timeout)
+
+
+def source_text(file: Path, rel: Path, execute: bool, cache: Path) -> SourceText:
+    """What the build reads of a notebook (``kinds.NOTEBOOK``): its Markdown text, outputs
+    and images, errors moved to their cell. ``execute`` is site.yaml's default; a run is
+    kept in ``cache`` by the cells' sources."""
+    import hashlib
+
+    from site_builder.notebooks.execute import cached_runner
+
+    run = cached_runner(cache, file.parent, rel, DEFAULT_TIMEOUT)
+    notebook = read_notebook(file, rel)
+    loaded = notebook_source(notebook, rel, file.parent, execute, run)
+    digest = hashlib.sha256(file.read_bytes())
+    digest.update(b"executed" if loaded.execute else b"stored")
+    return SourceText(
+        text=loaded.text,
+        blocks=loaded.blocks,
+        files=loaded.files,
+        fingerprint=digest.hexdigest(),
+        relocate=loaded.relocate,
+        relocate_warning=loaded.relocate_warning,
+    )
 
 
 def loads_notebook(raw: bytes | str, rel: Path | str, **options: Any) -> NotebookSource:

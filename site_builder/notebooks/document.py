@@ -20,7 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from site_builder.errors import BuildError
-from site_builder.notebooks.markdown_cells import AttachmentError, attachments, display_math
+from site_builder.notebooks.markdown_cells import (
+    AttachmentError,
+    attachments,
+    display_math,
+    page_html,
+)
 from site_builder.notebooks.options import CellOptions, parse_cell
 from site_builder.notebooks.outputs import (
     Image,
@@ -83,7 +88,7 @@ def _markdown_cell(doc: Document, index: int, cell: Any) -> None:
     except AttachmentError as exc:
         raise BuildError(doc.rel, None, f"cell {index + 1}: {exc}") from None
     doc.files.update(files)
-    text, origins = display_math(source.rstrip("\n"))
+    text, origins = display_math(page_html(source).rstrip("\n"))
     doc.add(text, index, [line + 1 for line in origins])
 
 

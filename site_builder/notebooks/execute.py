@@ -90,3 +90,26 @@ def cell_line(traceback: str) -> int | None:
     """The line of the cell IPython's traceback points at (its last frame in the cell)."""
     found = [int(a or b) for a, b in _CELL_LINE.findall(traceback)]
     return found[-1] if found else None
+
+
+def cached_runner(directory: Path, cwd: Path, rel: Path | str, timeout: int) -> Any:
+    """A runner that keeps each run as ``<key>.ipynb`` in ``directory``: an unchanged
+    notebook (same cells' sources and kernel, ``cache_key``) never runs again. A damaged
+    entry is run again, never trusted."""
+    import nbformat
+
+    def run(notebook: Any, key: str) -> Any:
+        entry = directory / f"{key}.ipynb"
+        try:
+            return nbformat.reads(entry.read_text(encoding="utf-8"), as_version=4)  # type: ignore[no-untyped-call]
+        except Exception:  # missing or damaged: run it
+            pass
+        done = execute_notebook(notebook, rel, cwd, timeout=timeout)
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            entry.write_text(nbformat.writes(done), encoding="utf-8")  # type: ignore[no-untyped-call]
+        except OSError:
+            pass  # a read-only cache costs a run next time, not the build
+        return done
+
+    return run

@@ -9,7 +9,7 @@ In order:
    a ``- key: value`` list (fastpages). That cell is not shown.
 
 The result is the same YAML mapping a ``.md`` post holds, so the same checks
-(``content.parse_post``) apply to both: Quarto's and fastpages' spellings are
+(``frontmatter.parse_post``) apply to both: Quarto's and fastpages' spellings are
 mapped first (``categories`` are tags, an author list is one line of names,
 ``summary``/``subtitle`` a description), keys that only steered their themes
 (``badges``, ``layout``, ``image``...) are dropped, and a date or slug missing

@@ -155,3 +155,28 @@ def attachments(source: str, cell: Any) -> tuple[str, dict[str, bytes]]:
         return file
 
     return _ATTACHMENT.sub(replace, source), files
+
+
+_STYLE = re.compile(r"<style\b[^>]*>.*?</style\s*>", re.IGNORECASE | re.DOTALL)
+_IFRAME = re.compile(r"<iframe\b[^>]*>", re.IGNORECASE)
+_FRAMEBORDER = re.compile(r"""\s+frameborder\s*=\s*["']?(\w*)["']?""", re.IGNORECASE)
+
+
+def page_html(source: str) -> str:
+    """A Markdown cell's own HTML, fitted to the page it now sits in. A ``<style>`` block
+    styled the notebook viewer, not this site (and is invalid inside the page's body): it
+    goes, its lines kept blank so every later line keeps its cell line. An ``<iframe>``'s
+    obsolete ``frameborder`` becomes the CSS it stood for."""
+
+    def blank(match: re.Match[str]) -> str:
+        return "\n" * match.group().count("\n")
+
+    def border(match: re.Match[str]) -> str:
+        tag = match.group()
+        found = _FRAMEBORDER.search(tag)
+        if found is None:
+            return tag
+        css = ' style="border:0"' if found.group(1) == "0" and "style=" not in tag else ""
+        return tag[: found.start()] + css + tag[found.end() :]
+
+    return _IFRAME.sub(border, _STYLE.sub(blank, source))

@@ -1,0 +1,305 @@
+"""Notebook posts: fastpages' ``_notebooks/*.ipynb`` and Quarto's ``posts/*/index.ipynb``.
+
+A notebook is already a post here (``site_builder.notebooks``), so it comes across
+nearly as it is: as ``<slug>/index.ipynb`` with the local images its Markdown cells
+show. The slug never carries the date: a date the old blog read from a
+``2020-02-20-name`` file name is written into the notebook's own front matter,
+where it was found (a raw ``---`` cell, fastpages' ``- key: value`` cell, or the
+metadata), and the folder is the slug. A title missing everywhere comes from the
+first heading, as for a Markdown post.
+
+Markdown cells get the steps a Jekyll post gets that still mean something in a
+notebook: ``{% raw %}`` goes, fastpages' footnotes (``{% fn 1 %}``), boxes
+(``> Note: ...``, ``{% include tip.html content=... %}``) and embeds become this
+site's syntax, references to files are copied, and any other Liquid is hidden and
+reported (``common.hide_leftovers``). Math and code are masked first: ``{{a}}`` in
+LaTeX is no Liquid. Notes name ``cell N, line L``, as the build's messages do.
+
+A notebook that does not load (bad JSON, nbformat 3, broken front matter, a missing
+attachment) is skipped with the loader's message; one that loads is checked once
+written, as the build will read it (:func:`check`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from re import Match
+from typing import Any, NamedTuple
+
+from site_builder.errors import BuildError, BuildErrors, BuildWarning
+from site_builder.importer import common, frontmatter, jekyll, markup
+from site_builder.importer.assets import Assets, untemplate
+from site_builder.importer.formulas import MATH
+from site_builder.importer.report import PostNotes
+from site_builder.importer.text import Text
+
+SKIP_PARTS = frozenset({"_extensions", "_site", "_freeze", "node_modules", ".ipynb_checkpoints"})
+FOOTNOTE = re.compile(r"\{%-?\s*fn\s+(\w+)\s*-?%\}")
+FOOTNOTE_TEXT = re.compile(
+    r"""(?s)\{\{-?\s*(["'])(.*?)\1\s*\|\s*fndetail:\s*["']?(\w+)["']?\s*-?\}\}"""
+)
+BOX_KINDS = {"note": "note", "info": "note", "tip": "tip", "important": "important"}
+BOX_KINDS |= {"warning": "warning", "alert": "warning"}
+QUOTE_BOX = re.compile(r"(?im)^>[ \t]*(note|tip|important|warning):[ \t]*(.+)$")
+INCLUDE_BOX = re.compile(
+    r"""(?is)\{%-?\s*include\s+(note|info|tip|important|warning|alert)\.html\s+"""
+    r"""(?:content|text)\s*=\s*(["'])(.*?)\2\s*-?%\}"""
+)
+EMBED = re.compile(r"(?im)^>[ \t]*(youtube|twitter):[ \t]*(\S+)[ \t]*$")
+
+
+class NotebookPost(NamedTuple):
+    """What ``import_posts`` needs of one notebook (its ``Converted`` fields)."""
+
+    slug: str
+    text: str  # the notebook's JSON as written
+    files: dict[str, Path]
+    notes: PostNotes
+    skipped: str
+
+
+def find(source: Path, fmt: str) -> list[Path]:
+    """The source's notebook posts: fastpages' ``_notebooks/``, Quarto's post folders."""
+    if source.is_file():
+        return []
+    if fmt == "jekyll":
+        folder = source / "_notebooks" if source.name != "_notebooks" else source
+        found = folder.glob("*.ipynb") if folder.is_dir() else iter(())
+        return sorted(p for p in found if not p.name.startswith(("_", ".")))
+    if fmt != "quarto":
+        return []
+    return sorted(  # a folder's .qmd is its post, not a notebook beside it
+        p
+        for p in source.rglob("*.ipynb")
+        if p.parent != source
+        and not p.name.startswith(("_", "."))
+        and not SKIP_PARTS & set(p.relative_to(source).parts)
+        and not p.with_suffix(".qmd").exists()
+    )
+
+
+def convert(path: Path, shown: Path, fmt: str, roots: list[Path]) -> NotebookPost:
+    """One notebook in memory, ready to write as ``<slug>/index.ipynb``; fastpages'
+    Liquid and shortcuts are read in a Jekyll site's notebooks only."""
+    from site_builder.notebooks import notebook_source
+    from site_builder.notebooks.frontmatter import find_front_matter
+    from site_builder.notebooks.reader import read_notebook
+
+    notes = PostNotes(shown)
+    try:
+        notebook = read_notebook(path, shown)
+        front = find_front_matter(notebook.cells, notebook.get("metadata") or {}, shown)
+        notebook_source(notebook, shown, path.parent, run=_stored)  # outputs, attachments
+    except BuildError as exc:
+        return NotebookPost("", "", {}, notes, f"does not load: {_located(exc)}")
+    raw = path.read_bytes().decode("utf-8").removeprefix("\ufeff")
+    data = json.loads(raw)
+    slug, name_date = frontmatter.slug_and_date(path, front.raw)
+    values: dict[str, Any] = {}
+    if front.raw.get("date") is None:
+        if name_date is None:
+            why = "no date in its front matter or its name: a notebook post needs one"
+            return NotebookPost("", "", {}, notes, why)
+        values["date"] = name_date
+    if not front.raw.get("title"):
+        values["title"] = _heading_title(data["cells"], front.consumed) or _named(slug, notes)
+    assets = Assets(path.parent, roots)
+    ctx = common.PostContext(notes, assets, None, slug=slug)
+    changed = _edit_front(data, front.consumed, values, drop="slug" in front.raw)
+    for index, cell in enumerate(data["cells"]):
+        if cell.get("cell_type") == "markdown" and index != front.consumed:
+            changed = _markdown_cell(cell, index, ctx, fmt == "jekyll") or changed
+    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n" if changed else raw
+    return NotebookPost(slug, text, dict(assets.copies), notes, "")
+
+
+def _stored(notebook: Any, _key: str) -> Any:
+    """Import never runs a notebook: its stored outputs are what it has."""
+    return notebook
+
+
+def _located(error: BuildError) -> str:
+    where = error.location
+    if where.line is None:
+        return error.message
+    column = f", column {where.column}" if where.column else ""
+    return f"line {where.line}{column}: {error.message}"
+
+
+def _source(cell: dict[str, Any]) -> str:
+    value = cell.get("source", "")
+    return "".join(value) if isinstance(value, list) else str(value)
+
+
+def _set_source(cell: dict[str, Any], text: str) -> None:
+    """In the form the notebook had it: a list of lines, or one string."""
+    lines = text.splitlines(keepends=True)
+    cell["source"] = lines if isinstance(cell.get("source"), list) else text
+
+
+def _heading_title(cells: list[dict[str, Any]], consumed: int | None) -> str | None:
+    """A first Markdown cell's ``# Title`` becomes the title (and leaves the cell)."""
+    first = next((c for c in cells if _source(c).strip()), None)
+    if consumed is not None or first is None or first.get("cell_type") != "markdown":
+        return None
+    lines = _source(first).lstrip("\n").split("\n")
+    if not re.match(r"#[ \t]+\S", lines[0]):
+        return None
+    _set_source(first, "\n".join(lines[1:]).lstrip("\n"))
+    return lines[0].lstrip("#").strip().strip("#").strip()
+
+
+def _named(slug: str, notes: PostNotes) -> str:
+    title = slug.replace("-", " ").capitalize()
+    notes.add(None, f"no title: used '{title}' from the file name")
+    return title
+
+
+def _edit_front(
+    data: dict[str, Any], consumed: int | None, values: dict[str, Any], drop: bool
+) -> bool:
+    """Write ``values`` into the front matter where the notebook keeps it; an explicit
+    ``slug`` goes (``drop``): the folder is named by the slug this import chose."""
+    keys = {*values, *(("slug",) if drop else ())}
+    if not keys:
+        return False
+    cell = data["cells"][consumed] if consumed is not None else None
+    if cell is None:  # the metadata (Quarto's ``quarto:`` or its top level), or none yet
+        meta = data.setdefault("metadata", {})
+        holder = next(
+            (m for m in (meta.get("quarto"), meta.get("front_matter")) if isinstance(m, dict)),
+            meta,
+        )
+        holder = holder if "title" in holder else meta
+        if drop:
+            holder.pop("slug", None)
+        holder.update(values)
+        return True
+    lines = _source(cell).rstrip("\n").split("\n")
+    yaml_cell = lines[0].strip() == "---"
+    kept: list[str] = []
+    skipping = False
+    for line in lines:
+        key = re.match(r"^(?:-[ \t]+)?([\w-]+)[ \t]*:" if not yaml_cell else r"^([\w-]+)\s*:", line)
+        if key and key.group(1) in keys:
+            skipping = yaml_cell  # a YAML value may continue on indented lines
+            continue
+        if skipping and re.match(r"^(?:[ \t]|-[ \t])", line):
+            continue
+        skipping = False
+        kept.append(line)
+    mark = "" if yaml_cell else "- "
+    added = [f"{mark}{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in values.items()]
+    if yaml_cell:
+        end = next(i for i in range(1, len(kept)) if kept[i].rstrip() in ("---", "..."))
+        kept[end:end] = added
+    else:
+        kept.extend(added)
+    _set_source(cell, "\n".join(kept))
+    return True
+
+
+def _markdown_cell(
+    cell: dict[str, Any], index: int, ctx: common.PostContext, fastpages: bool
+) -> bool:
+    """The Liquid a fastpages cell held, as this site's syntax or hidden and reported;
+    local files copied. Whether the cell changed."""
+    before = _source(cell)
+    cell_notes = PostNotes(ctx.notes.path)
+    here = common.PostContext(cell_notes, ctx.assets, None, slug=ctx.slug)
+    text = Text(before)
+    if fastpages:
+        text.sub(jekyll.RAW_TAG, lambda m, _l: "")  # Jekyll drops it even inside code
+    markup.mask_code(text)
+    for math in (markup.DOUBLE_DOLLAR, markup.SINGLE_DOLLAR, markup.BARE_ENV):
+        text.mask(math)
+    if fastpages:
+        _fastpages(text, cell_notes)
+    common.rewrite_references(text, here)
+    common.hide_leftovers(text, here)
+    text.unmask()
+    for note in sorted(cell_notes.notes, key=lambda n: n.line or 0):
+        where = f"cell {index + 1}" + (f", line {note.line}" if note.line else "")
+        ctx.notes.add(None, f"{where}: {note.message}")
+    if text.text == before:
+        return False
+    _set_source(cell, text.text)
+    return True
+
+
+def _fastpages(text: Text, notes: PostNotes) -> None:
+    """fastpages' footnotes, boxes and embeds, which its notebook converter expanded."""
+    text.sub(jekyll.LIQUID_PATH, lambda m, _l: untemplate(m.group(0)))
+    text.sub(FOOTNOTE, lambda m, _l: f"[^{m.group(1)}]")
+    text.sub(FOOTNOTE_TEXT, _footnote_text)
+    text.sub(QUOTE_BOX, lambda m, _l: _box(m.group(1), m.group(2)))
+    text.sub(INCLUDE_BOX, lambda m, _l: _box(m.group(1), m.group(3)))
+
+    def embed(match: Match[str], line: int) -> str:
+        notes.add(line, f"{match.group(1)} embed kept as a link")
+        return f"<{match.group(2)}>"
+
+    text.sub(EMBED, embed)
+
+
+def _footnote_text(match: Match[str], _line: int) -> str:
+    """fastpages' ``{{ 'text' | fndetail: 1 }}``: a footnote's text, on a line of its own."""
+    start = "" if match.start() == 0 or match.string[match.start() - 1] == "\n" else "\n\n"
+    return f"{start}[^{match.group(3)}]: {' '.join(match.group(2).split())}"
+
+
+def _box(kind: str, body: str) -> str:
+    return f"::: {{.callout-{BOX_KINDS[kind.lower()]}}}\n{body.strip()}\n:::"
+
+
+def check(written: Path, shown: Path | str, macros: dict[str, str], notes: PostNotes) -> int:
+    """Read the written notebook as the build will (front matter checks, every cell's
+    Markdown and math); a note at ``cell N, line L`` for each problem; the number of
+    formulas that do not convert."""
+    from site_builder import bibliography, kinds
+    from site_builder.config import SiteConfig
+    from site_builder.frontmatter import parse_post
+    from site_builder.markdown import MarkdownContext, render
+    from site_builder.notebooks import load_notebook
+
+    config = SiteConfig(written.parent, "", "", "/", math_macros=tuple(macros.items()))
+    warnings: list[BuildWarning] = []
+    try:
+        source = load_notebook(written, shown, run=_stored)
+    except BuildError as exc:
+        notes.add(None, f"the build will stop here: {_located(exc)} ({shown})")
+        return 0
+    try:
+        post, warnings = parse_post(source.text, Path(shown), config, kind=kinds.NOTEBOOK)
+        named = source.front.get("bibliography")
+        bib = written.parent / named if isinstance(named, str) else None
+        ctx = MarkdownContext(
+            path=shown,
+            line_offset=post.body_line - 1,
+            resource_dir=written.parent,
+            bibliography=bibliography.load(bib, bib) if bib and bib.is_file() else None,
+            macros=config.math_macros,
+            prerendered=source.blocks,
+            files=source.files_map,
+        )
+        render(post.body, ctx)
+        errors: list[BuildError] = []
+    except BuildErrors as exc:
+        errors = exc.errors
+    except BuildError as exc:
+        errors = [exc]
+    for warning in warnings:
+        notes.add(None, f"{source.relocate_warning(warning).message} ({shown})")
+    failed = 0
+    for error in errors:
+        where = source.where(error.location.line)
+        prefix = f"{where}: " if where else ""
+        if error.message.startswith(MATH):
+            failed += 1
+            message = f"formula does not convert: {error.message[len(MATH) :]}"
+        else:
+            message = f"the build will stop here: {error.message}"
+        notes.add(None, f"{prefix}{message} ({shown})")
+    return failed

@@ -1,0 +1,84 @@
+"""A source file's text, as every kind's reader returns it: Markdown with front matter, plus
+what a converted source (a notebook) carries besides.
+
+Also the checks every text a page shows goes through (UTF-8, newlines, control
+characters), shared by the posts, their bibliographies and the importer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from site_builder.errors import BuildError, BuildWarning
+
+
+@dataclass(frozen=True)
+class SourceText:
+    """A source as the Markdown stage reads it. A ``.md`` file is its own text; a notebook is
+    converted (``notebooks``) and brings the HTML of its outputs and its images."""
+
+    text: str  # ``---`` YAML ``---`` then the Markdown body
+    # HTML that the body's ```{=prerendered} fences stand for (``markdown.prerendered``).
+    blocks: Mapping[str, str] = field(default_factory=dict)
+    files: tuple[tuple[str, bytes], ...] = ()  # written beside the page (a notebook's images)
+    # Everything that shapes the render besides ``text`` (outputs, images), hashed; "" when
+    # the text is all (the body's hash is then the render's).
+    fingerprint: str = ""
+    # Moves a problem found at a line of ``text`` to where its author wrote it (a cell).
+    relocate: Callable[[BuildError], BuildError] | None = None
+    relocate_warning: Callable[[BuildWarning], BuildWarning] | None = None
+
+
+def read_source(file: Path, rel: Path) -> SourceText:
+    """A Markdown file's text: UTF-8, newlines normalised, no control characters."""
+    raw = file.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise BuildError(rel, line, "file is not valid UTF-8") from None
+    text = normalise_newlines(text)
+    check_control_characters(text, rel)
+    return SourceText(text)
+
+
+# C0 controls but tab and newline, DEL, and the noncharacters U+FFFE and U+FFFF: XML 1.0
+# forbids them (feed.xml would not parse) and HTML calls them parse errors. A form feed
+# pasted from a PDF is the usual one in a post; in YAML, a double-quoted escape (``"\a"``,
+# ``"\e"``, ``"\uffff"``) makes one that the file's own bytes do not show (``yamlload``).
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
+
+
+def check_control_characters(text: str, rel: Path | str) -> None:
+    """Stop at the first control character, naming it: it cannot appear in the site."""
+    match = CONTROL.search(text)
+    if match is None:
+        return
+    line = text.count("\n", 0, match.start()) + 1
+    column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
+    raise BuildError(rel, line, control_message(match.group()), column)
+
+
+def control_message(char: str, escape: str = "") -> str:
+    """What to tell the author about ``char``, one of :data:`CONTROL`'s; ``escape``: the
+    YAML escape that wrote it (the only way into YAML, which refuses the raw byte)."""
+    name = _CONTROL_NAMES.get(char, "a control character")
+    written = f', the escape "{escape}",' if escape else ""
+    return f"U+{ord(char):04X} ({name}){written} cannot appear in a page or the feed: delete it"
+
+
+_CONTROL_NAMES = {"\x00": "NUL", "\x07": "bell", "\x08": "backspace", "\x0b": "vertical tab",
+                  "\x0c": "form feed", "\x1b": "escape", "\x7f": "delete",
+                  "\ufffe": "a noncharacter", "\uffff": "a noncharacter"}  # fmt: skip
+
+
+def normalise_newlines(text: str) -> str:
+    r"""``\r\n`` (Windows) and a lone ``\r`` (classic Mac OS) as ``\n``, as CommonMark reads them.
+
+    Front matter is found by lines: a file with only ``\r`` was one long line, reported
+    as "missing front matter" although it had some.
+    """
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
