@@ -28,6 +28,7 @@ from site_builder.frontmatter import SourcePost
 from site_builder.incremental.keys import hash_parts
 from site_builder.incremental.session import Session
 from site_builder.model import Listed, Site, build_site, make_post
+from site_builder.publications import Publications
 from site_builder.routes import Routes, links_to_missing_posts, plan_routes
 from site_builder.writer import Output, staged_output
 
@@ -67,16 +68,18 @@ def build(
     cores = jobs or default_jobs()
     with Session(config, out, use_cache, cores, refresh_search) as last:
         loaded = content.load_posts(config, last.records)  # 1 load
+        papers = load_site_publications(config)  # the author's papers (``publications:``)
         due = clock.due_posts(loaded.posts, now, include_future=config.drafts)
         routes = _plan(config, due, loaded)  # 2 plan routes: stops at a collision
         incremental = bool(last.outputs)
         with staged_output(out, last.outputs, incremental, routes.planned) as output:
-            done = last.render_posts(routes, output, progress)  # 3 render posts
-            warnings = [*loaded.warnings, *done.warnings]
+            math = papers.math_html if papers else ()
+            done = last.render_posts(routes, output, progress, math)  # 3 render posts
+            warnings = [*loaded.warnings, *(papers.warnings if papers else ()), *done.warnings]
             warnings += links_to_missing_posts(routes, done.posts, config.root)
             if loaded.errors or done.errors:
                 raise BuildErrors([*loaded.errors, *done.errors], tuple(warnings))
-            site = build_site(config, done.posts, routes.menu)  # 4 site model
+            site = build_site(config, done.posts, routes.menu, papers)  # 4 site model
             write = _Writer(site, routes, output, last)
             last.write_group("listings", site, output, write.listings)  # 5 listings and feeds
             last.write_group("feed", site, output, write.feed)
@@ -107,6 +110,17 @@ def _plan(config: SiteConfig, due: tuple[SourcePost, ...], loaded: LoadedContent
         return plan_routes(config, due)
     except BuildErrors as exc:
         raise BuildErrors([*loaded.errors, *exc.errors], loaded.warnings) from None
+
+
+def load_site_publications(config: SiteConfig) -> Publications | None:
+    """The author's papers for ``publications/`` and the home page's selected ones, read
+    before anything renders: a malformed entry stops the build at ``papers.bib:LINE``."""
+    if config.publications is None:
+        return None
+    from site_builder.publications import load_publications
+
+    author = config.author
+    return load_publications(config.publications, config.root, author, config.math_macros)
 
 
 def default_jobs() -> int:

@@ -19,6 +19,7 @@ from site_builder.frontmatter import SourcePost
 from site_builder.kinds import BY_NAME, HOME, PAGE
 from site_builder.markdown import Rendered, Summary
 from site_builder.menu import MenuItem
+from site_builder.publications import Publications
 from site_builder.slug import tag_slug
 
 # English month names, not the locale's: output never depends on the machine.
@@ -154,6 +155,7 @@ class Site:
     pages: tuple[Listed, ...] = ()  # undated pages (content/pages/), by path
     home: Listed | None = None  # content/index.md: the text above the home page's list
     menu: tuple[MenuItem, ...] = ()  # the header's links (``menu.site_menu``)
+    publications: Publications | None = None  # ``publications:`` in site.yaml
 
 
 def make_listed(source: SourcePost, summary: Summary, config: SiteConfig) -> Listed:
@@ -202,7 +204,12 @@ def tag_groups(
     return [(names[slug], slug, tuple(by_tag[slug])) for slug in ordered]
 
 
-def build_site(config: SiteConfig, rendered: list[Listed], menu: tuple[MenuItem, ...] = ()) -> Site:
+def build_site(
+    config: SiteConfig,
+    rendered: list[Listed],
+    menu: tuple[MenuItem, ...] = (),
+    publications: Publications | None = None,
+) -> Site:
     """The site from every rendered source, each in its place by its kind."""
     posts = [post for post in rendered if BY_NAME[post.source.kind].dated]
     pages = tuple(post for post in rendered if post.source.kind == PAGE.name)
@@ -213,4 +220,4 @@ def build_site(config: SiteConfig, rendered: list[Listed], menu: tuple[MenuItem,
         Tag(name=name, slug=slug, posts=tuple(post_of[id(s)] for s in tagged))
         for name, slug, tagged in tag_groups([post.source for post in ordered])
     )
-    return Site(config, tuple(ordered), tags, pages, home, menu)
+    return Site(config, tuple(ordered), tags, pages, home, menu, publications)

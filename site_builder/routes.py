@@ -162,6 +162,9 @@ def plan_routes(config: SiteConfig, sources: Iterable[SourcePost]) -> Routes:
         what = f"the page of tag '{name}'"
         table.add(Route(f"tags/{slug}/index.html", "tag", what, None, url, tagged))
     table.add(Route("archive/index.html", "listing", "the archive", None, "archive/", everything))
+    if config.publications is not None:
+        what = f"the publications page, from {config.publications.as_posix()}"
+        table.add(Route("publications/index.html", "listing", what, None, "publications/"))
     for name in ("404.html", "sitemap.xml", "robots.txt"):
         table.add(Route(name, "listing", f"the site's {name}"))
     table.add(Route("feed.xml", "feed", "the site's feed.xml"))

@@ -27,6 +27,7 @@ from tests.conftest import ROOT, SITES, Sites, cpu_lock
 pytestmark = pytest.mark.browser
 
 PAGES = {"index": "", "post": "posts/attention-from-the-softmax-up/", "about": "about/"}
+SCHOLAR = {"researcher": "", "publications": "publications/"}  # mobile only: the harder form
 TARGETS = {"performance": 1.0, "accessibility": 1.0, "best-practices": 1.0, "seo": 1.0}
 FIGURES = "figures mobile"  # the figures site's post, for its layout shift alone
 
@@ -65,6 +66,10 @@ def lighthouse(sites: Sites, tmp_path_factory: pytest.TempPathFactory) -> dict[s
         for name, path in PAGES.items()
         for form in ("mobile", "desktop")
     }
+    researcher = sites.served(SITES / "researcher")  # a profile, selected papers, a .bib
+    jobs.update(
+        {f"{name} mobile": Audit(researcher + path, "mobile") for name, path in SCHOLAR.items()}
+    )
     tmp = tmp_path_factory.mktemp("lighthouse")
     jobs[FIGURES] = Audit(figures, "mobile", ("cumulative-layout-shift",))
     reports = run_lighthouse(jobs, tmp / "shared")
@@ -98,7 +103,8 @@ def lighthouse(sites: Sites, tmp_path_factory: pytest.TempPathFactory) -> dict[s
 
 @pytest.mark.parametrize(
     "key",
-    [f"{page} {form}" for page in ("post", "index", "about") for form in ("mobile", "desktop")],
+    [f"{page} {form}" for page in ("post", "index", "about") for form in ("mobile", "desktop")]
+    + [f"{page} mobile" for page in SCHOLAR],
 )
 def test_lighthouse_scores(lighthouse: dict[str, Any], key: str) -> None:
     report = lighthouse[key]

@@ -94,9 +94,15 @@ class Session:
         return self.previous.outputs
 
     def render_posts(
-        self, planned: routes.Routes, output: Output, progress: Callable[[int, int], None] | None
+        self,
+        planned: routes.Routes,
+        output: Output,
+        progress: Callable[[int, int], None] | None,
+        more_math: tuple[str, ...] = (),
     ) -> RenderedPosts:
-        """Every post's page and files in ``output``: reused, or rendered on the workers."""
+        """Every post's page and files in ``output``: reused, or rendered on the workers.
+        ``more_math`` is formulas' HTML drawn elsewhere (the publications): the math font
+        holds their characters too."""
         self.jobs, self.plan_context = plan_jobs(planned, self.config, self.previous, self.cache)
         self.job_of = {_id(job.route.source): job for job in self.jobs}
         self.static = planned.static
@@ -126,7 +132,7 @@ class Session:
             if _id(job.route.source) in self.summaries
             for warning in self.summaries[_id(job.route.source)].summary.warnings
         ]
-        self.chars = self._math_chars()  # known now, and read by the font, keys and assets
+        self.chars = self._math_chars() | fonts.math_characters(more_math)  # font, keys, assets
         if not errors:
             self._font = self._start_font()
         posts = []
