@@ -21,7 +21,7 @@ from site_builder.incremental.cache import Cache
 from site_builder.incremental.entries import dump_entry
 from site_builder.markdown import Rendered, Summary
 from site_builder.routes import SourceRoute
-from site_builder.writer import OutputEntry
+from site_builder.writer import OutputEntry, Stage
 
 
 @dataclass(frozen=True)
@@ -163,10 +163,8 @@ def run_job(job: PostJob) -> PostResult:
 def _write(
     state: WorkerState, rel: str, data: bytes, key: str, owner: str
 ) -> tuple[str, OutputEntry]:
-    # The stage is a new, empty directory: no old file (or hard link) can be in the way.
+    """Into the build's stage, through the writer (the main process records the entry with
+    ``Output.record``, which holds it to the route table)."""
     assert state.stage_root is not None, "jobs come with the stage they write into"
-    target = state.stage_root / rel
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(data)
-    stat = target.stat()
-    return rel, OutputEntry(key, stat.st_size, stat.st_mtime_ns, owner)
+    entry = Stage(state.stage_root).write(rel, data)
+    return rel, OutputEntry(key, entry.size, entry.mtime_ns, owner)
