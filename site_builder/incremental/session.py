@@ -171,10 +171,10 @@ class Session:
         found = self.full.get(_id(post.source)) or self.cache.state.get_render(job.render_key)
         if isinstance(found, Rendered):
             return found
-        source, text = content.reload(post.source, self.config)
+        source, body, text = content.reload(post.source, self.config)
         runners = render.uncached_runners(source, self.config)
         root = self.config.root
-        return render.render_markdown(source.body, job.inputs, root, None, runners, text)
+        return render.render_markdown(body, job.inputs, root, None, runners, text)
 
     def environment(self, site: Site) -> Any:
         return cached.environment(self.config, self.cache, site)
