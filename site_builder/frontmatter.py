@@ -154,7 +154,8 @@ def parse_post(
                 return number
         return 1
 
-    known_keys = KNOWN_KEYS | PAGE_KEYS if kind is kinds.PAGE else KNOWN_KEYS
+    in_menu = not kind.dated and kind.template is not None  # a page of some kind
+    known_keys = KNOWN_KEYS | PAGE_KEYS if in_menu else KNOWN_KEYS
     warnings = [
         BuildWarning(Location(path, line_of(str(key))), _unknown(str(key), kind, known_keys))
         for key in data

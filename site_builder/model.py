@@ -16,7 +16,7 @@ from urllib.parse import quote
 from site_builder.cite_box import Citation, make_citation
 from site_builder.config import SiteConfig
 from site_builder.frontmatter import SourcePost
-from site_builder.kinds import BY_NAME, HOME, PAGE
+from site_builder.kinds import BY_NAME
 from site_builder.markdown import Rendered, Summary
 from site_builder.menu import MenuItem
 from site_builder.publications import Publications
@@ -212,8 +212,9 @@ def build_site(
 ) -> Site:
     """The site from every rendered source, each in its place by its kind."""
     posts = [post for post in rendered if BY_NAME[post.source.kind].dated]
-    pages = tuple(post for post in rendered if post.source.kind == PAGE.name)
-    home = next((post for post in rendered if post.source.kind == HOME.name), None)
+    undated = [post for post in rendered if not BY_NAME[post.source.kind].dated]
+    pages = tuple(post for post in undated if BY_NAME[post.source.kind].template)
+    home = next((post for post in undated if not BY_NAME[post.source.kind].template), None)
     ordered = sorted(posts, key=lambda post: _order(post.source), reverse=True)
     post_of = {id(post.source): post for post in ordered}
     tags = tuple(

@@ -122,9 +122,10 @@ def plan_routes(config: SiteConfig, sources: Iterable[SourcePost]) -> Routes:
     collision."""
     every = list(sources)
     ordered = sort_posts([s for s in every if kinds.BY_NAME[s.kind].dated])
-    pages = sorted((s for s in every if s.kind == kinds.PAGE.name), key=lambda s: s.slug)
-    home = [s for s in every if s.kind == kinds.HOME.name]
-    menu = site_menu(config, pages, lambda page: kinds.PAGE.path(page.slug))
+    undated = [s for s in every if not kinds.BY_NAME[s.kind].dated]
+    pages = sorted((s for s in undated if kinds.BY_NAME[s.kind].template), key=_page_order)
+    home = [s for s in undated if not kinds.BY_NAME[s.kind].template]  # drawn by index.html
+    menu = site_menu(config, pages, lambda page: kinds.BY_NAME[page.kind].path(page.slug))
     table = _Table()
     home_at = home[0].path if home else None
     table.add(Route("index.html", "listing", "the home page", home_at, "", tuple(ordered)))
@@ -219,9 +220,15 @@ def _twice(file: str, one: str, other: str) -> str:
     return f"{file} would be written twice: from {one} and {other}; rename or remove the file"
 
 
+def _page_order(source: SourcePost) -> tuple[int, str]:
+    """Undated sources in the table's order of their kinds, then by place."""
+    return list(kinds.BY_NAME).index(source.kind), source.slug
+
+
 def _neighbour(ordered: list[SourcePost], index: int) -> Neighbour | None:
     if 0 <= index < len(ordered):
-        return Neighbour(ordered[index].title, kinds.POST.path(ordered[index].slug))
+        source = ordered[index]
+        return Neighbour(source.title, kinds.BY_NAME[source.kind].path(source.slug))
     return None
 
 

@@ -93,7 +93,8 @@ def plan_jobs(
                 inputs,
                 render_key,
                 page_key,
-                want_full=index < feeds.FEED_SIZE or route.kind is kinds.HOME,
+                # the feed's newest posts, and the home text (drawn by index.html)
+                want_full=index < feeds.FEED_SIZE or route.kind.template is None,
                 last_render_key=previous.render_keys.get(path),
                 cached=render_key in previous.summaries,
             )
@@ -120,7 +121,7 @@ def group_keys(
         *(front_matter(page.source) for page in site.pages),
         repr(site.menu),
         repr(site.publications),  # what the home page and publications/ show of the .bib
-        *(job.render_key for job in jobs if job.route.kind is kinds.HOME),
+        *(job.render_key for job in jobs if job.route.kind.template is None),
     )
     posts = [job for job in jobs if job.route.kind.dated]
     font = fonts.find_font(config.root)
