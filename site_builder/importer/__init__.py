@@ -242,12 +242,13 @@ def import_posts(
     try:
         fmt = report.format = fmt or detect(source)
         files, roots = find_posts(source, fmt)
-        if fmt == "jekyll" and alfolio.detect(source):  # its pages, papers and profile too
+        researcher = fmt == "jekyll" and alfolio.detect(source)
+        if researcher:  # its pages, papers and profile too
             files = alfolio.add(source, site, files, report)
         files = sorted([*files, *notebooks.find(source, fmt)])
     except OSError as exc:
         raise BuildError(source, None, f"cannot read the posts: {exc.strerror or exc}") from exc
-    if not files and not report.site_parts:
+    if not files and not researcher:
         raise BuildError(source, None, f"no {fmt} posts found")
     passthrough = fmt != "hugo" or hugo.passes_math_through(source)
     base = source if source.is_dir() else source.parent
