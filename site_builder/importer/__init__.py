@@ -6,7 +6,8 @@ the format's module (``jekyll``, ``hugo``, ``quarto``) and the shared steps
 (``markup``, ``common``), and only then touch the disk: write the post, as a
 folder when it has files or a ``.bib``, and copy its files. Notebooks (``notebooks``)
 come across as ``<slug>/index.ipynb``. An existing post
-is never overwritten. Every construct that did not come across is in the
+is never overwritten. An al-folio site's papers, About page and profile come
+across too (``alfolio``). Every construct that did not come across is in the
 returned report with its source ``path:line``.
 """
 
