@@ -1,7 +1,8 @@
 """The pipeline, readable on one screen.
 
-load posts -> plan routes (every output path, collisions) -> render posts -> site
-model -> listings and feeds -> assets -> swap the output in.
+config -> load every kind's sources (``kinds``) -> plan routes (every output path,
+the menu, collisions) -> render each source's Markdown and page -> site model ->
+write: the sources' own files, listings, feed, search, assets -> swap the output in.
 
 Everything is written into a staging directory that replaces ``out`` only when
 the whole build succeeded (``writer``). Saving work between builds (reused
@@ -81,6 +82,7 @@ def build(
                 raise BuildErrors([*loaded.errors, *done.errors], tuple(warnings))
             site = build_site(config, done.posts, routes.menu, papers)  # 4 site model
             write = _Writer(site, routes, output, last)
+            write.bundles()  # each source's own files beside its page
             last.write_group("listings", site, output, write.listings)  # 5 listings and feeds
             last.write_group("feed", site, output, write.feed)
             if config.search:
@@ -139,6 +141,12 @@ class _Writer:
     routes: Routes
     output: Output
     last: Session
+
+    def bundles(self) -> None:
+        """A folder source's own files (images, data): copied, or kept when unchanged."""
+        for route in self.routes.sources:
+            for rel, file in route.bundle:
+                self.output.copy(route.path + rel, file)
 
     def listings(self) -> None:
         env = self.last.environment(self.site)

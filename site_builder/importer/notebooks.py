@@ -284,7 +284,7 @@ def check(written: Path, shown: Path | str, macros: dict[str, str], notes: PostN
             prerendered=source.blocks,
             files=source.files_map,
         )
-        render(post.body, ctx)
+        render(post.body or "", ctx)
         errors: list[BuildError] = []
     except BuildErrors as exc:
         errors = exc.errors

@@ -107,10 +107,10 @@ def cached_render(job: PostJob, config: SiteConfig, cache: Cache) -> tuple[Rende
         return rendered, False
     last = cache.state.get_render(job.last_render_key) if job.last_render_key else None
     memo = last.fragments if isinstance(last, Rendered) else None
-    source, text = content.reload(job.route.source, config)
+    source, body, text = content.reload(job.route.source, config)
     runners = cached.widget_runners(config, cache), cached.plot_runner(source, config, cache)
     memo = memo if isinstance(memo, dict) else None
-    rendered = render.render_markdown(source.body, job.inputs, config.root, memo, runners, text)
+    rendered = render.render_markdown(body, job.inputs, config.root, memo, runners, text)
     return rendered, True
 
 

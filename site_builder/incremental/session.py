@@ -100,7 +100,8 @@ class Session:
         progress: Callable[[int, int], None] | None,
         more_math: tuple[str, ...] = (),
     ) -> RenderedPosts:
-        """Every post's page and files in ``output``: reused, or rendered on the workers.
+        """Every source's page and the files its render made, in ``output``: reused, or
+        rendered on the workers.
         ``more_math`` is formulas' HTML drawn elsewhere (the publications): the math font
         holds their characters too."""
         self.jobs, self.plan_context = plan_jobs(planned, self.config, self.previous, self.cache)
@@ -135,12 +136,12 @@ class Session:
         self.chars = self._math_chars() | fonts.math_characters(more_math)  # font, keys, assets
         if not errors:
             self._font = self._start_font()
-        posts = []
-        for job in self.jobs if not errors else []:
-            for rel, file in job.route.bundle:
-                output.copy(job.route.path + rel, file)
-            summary = self.summaries[_id(job.route.source)]
-            posts.append(make_listed(job.route.source, summary.summary, self.config))
+        posts = [
+            make_listed(
+                job.route.source, self.summaries[_id(job.route.source)].summary, self.config
+            )
+            for job in (self.jobs if not errors else [])
+        ]
         return RenderedPosts(posts, warnings, errors, len(pending))
 
     def _reuse(self, job: PostJob, output: Output) -> bool:
@@ -171,10 +172,10 @@ class Session:
         found = self.full.get(_id(post.source)) or self.cache.state.get_render(job.render_key)
         if isinstance(found, Rendered):
             return found
-        source, text = content.reload(post.source, self.config)
+        source, body, text = content.reload(post.source, self.config)
         runners = render.uncached_runners(source, self.config)
         root = self.config.root
-        return render.render_markdown(source.body, job.inputs, root, None, runners, text)
+        return render.render_markdown(body, job.inputs, root, None, runners, text)
 
     def environment(self, site: Site) -> Any:
         return cached.environment(self.config, self.cache, site)
