@@ -6,7 +6,8 @@ the format's module (``jekyll``, ``hugo``, ``quarto``) and the shared steps
 (``markup``, ``common``), and only then touch the disk: write the post, as a
 folder when it has files or a ``.bib``, and copy its files. Notebooks (``notebooks``)
 come across as ``<slug>/index.ipynb``. An existing post
-is never overwritten. Every construct that did not come across is in the
+is never overwritten. An al-folio site's papers, About page and profile come
+across too (``alfolio``). Every construct that did not come across is in the
 returned report with its source ``path:line``.
 """
 
@@ -21,6 +22,7 @@ from typing import Any
 
 from site_builder.errors import BuildError
 from site_builder.importer import (
+    alfolio,
     common,
     formulas,
     frontmatter,
@@ -235,23 +237,26 @@ def import_posts(
         raise BuildError(source, None, "no such file or folder to import from")
     if into.exists() and not into.is_dir():
         raise BuildError(into, None, "is a file: import needs a folder to write posts into")
+    if site is None and into.parent.name == "content":
+        site = into.parent.parent
+    report = ImportReport(fmt or "jekyll")
     try:
-        fmt = fmt or detect(source)
+        fmt = report.format = fmt or detect(source)
         files, roots = find_posts(source, fmt)
+        researcher = fmt == "jekyll" and alfolio.detect(source)
+        if researcher:  # its pages, papers and profile too
+            files = alfolio.add(source, site, files, report)
         files = sorted([*files, *notebooks.find(source, fmt)])
     except OSError as exc:
         raise BuildError(source, None, f"cannot read the posts: {exc.strerror or exc}") from exc
-    if not files:
+    if not files and not researcher:
         raise BuildError(source, None, f"no {fmt} posts found")
-    report = ImportReport(fmt)
-    passthrough = fmt != "hugo" or _hugo_passthrough(source)
+    passthrough = fmt != "hugo" or hugo.passes_math_through(source)
     base = source if source.is_dir() else source.parent
     folders = {"post": into, "page": into.parent / "pages"}
     taken = {kind: slugs.existing(folder) for kind, folder in folders.items()}
     spellings: dict[str, str] = {}
     listing = listings.read(source if source.is_dir() else source.parent)
-    if site is None and into.parent.name == "content":
-        site = into.parent.parent
     site_macros = _site_macros(source, fmt, base.parent, site, report)
     for path in files:
         shown = path.relative_to(base.parent) if base.parent in path.parents else path
@@ -309,17 +314,6 @@ def _shown(path: Path, site: Path | None) -> Path:
     if site is not None and site.resolve() in path.resolve().parents:
         return path.resolve().relative_to(site.resolve())
     return path
-
-
-def _hugo_passthrough(source: Path) -> bool:
-    """Does the Hugo site pass math through to MathJax untouched (goldmark passthrough)?"""
-    for name in ("hugo.toml", "hugo.yaml", "config.toml", "config.yaml", "config/_default"):
-        config = source / name
-        files = sorted(config.rglob("*")) if config.is_dir() else [config]
-        for file in files:
-            if file.is_file() and "passthrough" in file.read_text(errors="replace"):
-                return True
-    return False
 
 
 def _write(post: Converted, path: Path, into: Path, taken: dict[str, str]) -> Imported:

@@ -8,6 +8,7 @@ and ``\\[...\\]`` are math in Hugo (its passthrough extension), not escapes.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from re import Match
 
 from site_builder.importer import divs, markup
@@ -91,3 +92,14 @@ def _post_link(target: str) -> str:
     if name in ("index", "_index"):
         name = target.rstrip("/").rsplit("/", 2)[-2]
     return f"../{slugify(name)}/"
+
+
+def passes_math_through(source: Path) -> bool:
+    """Does the Hugo site pass math through to MathJax untouched (goldmark passthrough)?"""
+    for name in ("hugo.toml", "hugo.yaml", "config.toml", "config.yaml", "config/_default"):
+        config = source / name
+        files = sorted(config.rglob("*")) if config.is_dir() else [config]
+        for file in files:
+            if file.is_file() and "passthrough" in file.read_text(errors="replace"):
+                return True
+    return False

@@ -59,6 +59,7 @@ class ImportReport:
     posts: list[Imported] = field(default_factory=list)
     site_notes: list[Note] = field(default_factory=list)  # the site's macros, not a post's
     macros: list[str] = field(default_factory=list)  # written into site.yaml
+    site_parts: list[str] = field(default_factory=list)  # an al-folio site's papers, home, profile
 
     @property
     def notes(self) -> list[Note]:
@@ -73,11 +74,16 @@ class ImportReport:
         parts = [f"Imported {written} of {len(self.posts)} {self.format} posts"]
         if pages:
             parts[0] += f" ({pages} undated, as pages)"
-        parts.append(f"{clean} with nothing left to fix")
+        if self.posts or not self.site_parts:
+            parts.append(f"{clean} with nothing left to fix")
+        else:  # an al-folio site without posts
+            parts = ["Imported no posts"]
         if skipped:
             parts.append(f"{skipped} skipped")
         if self.macros:
             parts.append(f"{_count(len(self.macros), 'site macro')} written to site.yaml")
+        if self.site_parts:
+            parts.append("from al-folio: " + "; ".join(self.site_parts))
         notes = len(self.notes)
         parts.append(f"{_count(notes, 'construct')} to check by hand")
         line = ", ".join(parts)

@@ -1,4 +1,5 @@
-"""Macros added to ``site.yaml``'s ``math.macros``, leaving the rest of the file as it was.
+"""Macros added to ``site.yaml``'s ``math.macros`` (and a top-level key set, such as an
+al-folio site's ``author:`` profile), leaving the rest of the file as it was.
 
 ``site.yaml`` is the author's: its comments, its key order and its other settings
 stay. New entries go at the end of the ``macros`` mapping (made if missing); a macro
@@ -22,11 +23,7 @@ CHILD_MACROS = re.compile(r"^([ \t]+)macros[ \t]*:[ \t]*(.*?)[ \t]*$")
 
 def defined(path: Path) -> dict[str, str]:
     """The macros ``site.yaml`` defines now (none if it has none, or cannot be read)."""
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else None
-    except (yaml.YAMLError, OSError, UnicodeDecodeError):
-        return {}
-    return _table(data)
+    return _table(top_level(path))
 
 
 def _table(data: Any) -> dict[str, str]:
@@ -51,13 +48,61 @@ def add_macros(path: Path, new: dict[str, str]) -> list[str]:
     return list(adding)
 
 
+def top_level(path: Path) -> dict[str, Any]:
+    """``site.yaml`` as data (empty if missing or unreadable): what a key holds now."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else None
+    except (yaml.YAMLError, OSError, UnicodeDecodeError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def set_key(path: Path, key: str, value: Any) -> None:
+    """Write ``key: value`` at the top level, in place of the key's block if it has one.
+
+    The block is the key's line and the indented lines under it; a comment at the left
+    margin after it belongs to the next key, so it stays."""
+    text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    lines = text.splitlines()
+    block = dump({key: value}).splitlines()
+    found = re.compile(re.escape(key) + r"[ \t]*:")
+    start = next((i for i, line in enumerate(lines) if found.match(line)), None)
+    if start is None:
+        updated = _join(lines, block)
+    else:
+        end = start + 1
+        while end < len(lines) and (not lines[end].strip() or lines[end][:1] in " \t"):
+            end += 1
+        while end > start + 1 and not lines[end - 1].strip():
+            end -= 1
+        updated = _join(lines[:start], block, lines[end:])
+    loaded = yaml.safe_load(updated)
+    if not isinstance(loaded, dict) or loaded.get(key) != value:
+        raise ValueError(f"site.yaml's '{key}' is in a form the importer cannot replace")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(updated, encoding="utf-8")
+
+
 def _entries(macros: dict[str, str], indent: str) -> list[str]:
-    dumped = _dump(macros)
+    dumped = dump(macros)
     return [indent + line for line in dumped.splitlines()]
 
 
-def _dump(data: Any) -> str:
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=10**6)
+class _Dumper(yaml.SafeDumper):
+    """Text of several lines (a profile's bio) as a ``|`` block, as a person writes it."""
+
+
+def _text(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    style = "|" if "\n" in value and value == value.strip() else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _text)
+
+
+def dump(data: Any) -> str:
+    """YAML as the author would write it: keys in order, text as text."""
+    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=10**6)
 
 
 def _insert(text: str, have: dict[str, str], adding: dict[str, str]) -> str:
@@ -76,7 +121,7 @@ def _insert(text: str, have: dict[str, str], adding: dict[str, str]) -> str:
         data = yaml.safe_load("\n".join(lines[top:end])) or {}
         math = data["math"] if isinstance(data.get("math"), dict) else {}
         math = {**math, "macros": {**have, **adding}}
-        return _join(lines[:top], _dump({"math": math}).splitlines(), lines[end:])
+        return _join(lines[:top], dump({"math": math}).splitlines(), lines[end:])
     child = next((i for i in range(top + 1, end) if CHILD_MACROS.match(lines[i])), None)
     if child is None:
         indent = _indent(lines[top + 1 : end]) or "  "
