@@ -69,3 +69,38 @@ def test_a_runner_is_called_with_the_key(tmp_path: Path) -> None:
     spec = {"cells": [{"raw": FRONT}, {"code": "1"}]}
     source = loads_notebook(notebook_json(spec), Path("p.ipynb"), cwd=tmp_path, run=runner)
     assert seen == [source.cache_key]
+
+
+def test_a_site_runs_its_notebooks_once_and_stops_at_a_raising_cell(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """End to end: ``execute: true`` in site.yaml, a run kept in ``.cache/notebook-runs`` by
+    the cells' sources (an unchanged notebook never runs again), and a cell that raises
+    failing the build as ``path: cell N, line L: ...`` with exit status 1."""
+    from site_builder.cli import main
+    from tests.conftest import SITES, make_site
+
+    site = make_site(tmp_path / "site", SITES / "minimal")
+    (site / "site.yaml").write_text((site / "site.yaml").read_text() + "execute: true\n")
+    spec = {"cells": [{"raw": "---\ntitle: Run\ndate: 2024-01-02\n---"},
+                      {"code": "print(6 * 7)"}]}  # fmt: skip
+    post = site / "content/posts/run.ipynb"
+    post.write_text(notebook_json(spec))
+    assert main(["-C", str(site), "build", "-q"]) == 0
+    assert (
+        '<pre class="nb-stream nb-stdout">42</pre>'
+        in (site / "public/posts/run/index.html").read_text()
+    )
+    runs = list((site / ".cache" / "notebook-runs").glob("*.ipynb"))
+    assert len(runs) == 1
+    stamp = runs[0].stat().st_mtime_ns
+    (site / "content/posts/other.md").write_text("---\ntitle: O\ndate: 2024-01-03\n---\nText.\n")
+    assert main(["-C", str(site), "build", "-q"]) == 0
+    assert runs[0].stat().st_mtime_ns == stamp  # not run again
+    spec["cells"].append({"code": "x = 1\nraise ValueError('no data')"})
+    post.write_text(notebook_json(spec))
+    capsys.readouterr()
+    assert main(["-C", str(site), "build", "-q"]) == 1
+    err = capsys.readouterr().err
+    assert "content/posts/run.ipynb: cell 3, line 2: ValueError: no data" in err, err
+    assert "Traceback (most recent call last)" not in err
