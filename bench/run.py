@@ -46,9 +46,12 @@ print(json.dumps({"seconds": seconds, "peak_mb": peak, "status": done.returncode
 """
 
 
-def timed_build(site: Path, *extra: str, python: str = sys.executable) -> dict[str, float]:
-    """Run one build in a fresh process (``python -m site_builder``, this checkout's unless
-    told); wall seconds and peak RSS of the largest process."""
+def timed_build(
+    site: Path, *extra: str, python: str = sys.executable, checkout: Path = ROOT
+) -> dict[str, float]:
+    """Run one build in a fresh process; wall seconds and peak RSS of the largest process.
+    ``python -m site_builder`` runs in ``checkout``, whose package it then imports first
+    (``bench.compare`` times another checkout with its own venv's ``python``)."""
     command = [
         sys.executable,
         "-c",
@@ -62,7 +65,7 @@ def timed_build(site: Path, *extra: str, python: str = sys.executable) -> dict[s
         "--quiet",
         *extra,
     ]
-    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    done = subprocess.run(command, capture_output=True, text=True, check=True, cwd=checkout)
     result: dict[str, float] = json.loads(done.stdout)
     if result["status"] != 0:
         raise SystemExit(f"build failed in {site}")

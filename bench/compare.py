@@ -1,0 +1,121 @@
+"""Before against after: one corpus built by another checkout and by this one, interleaved.
+
+This machine's speed drifts over minutes and other jobs share it, so two
+benchmarks run one after the other measure the drift. Here every round builds
+both sides back to back, the order alternating, and each round's own ratio is
+kept: a cold build (no ``public/``, no ``.cache/``), a no-op rebuild and a
+one-post edit. Each side's site has that checkout's theme (templates, static
+files), as each version ships, and the same Markdown posts (no pages or
+notebooks, which a checkout from before them would not read).
+
+    python -m bench.compare OTHER_CHECKOUT [--posts 1000] [--runs 5]
+
+OTHER_CHECKOUT needs its own venv (``make build`` there).
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from bench.corpus import ROOT, make_corpus
+from bench.run import timed_build
+
+SCENARIOS = ("cold build", "no-op rebuild", "one-post edit")
+
+
+class Side:
+    """One checkout: its Python, its copy of the corpus and the post the edits touch."""
+
+    def __init__(self, name: str, checkout: Path, python: str, site: Path) -> None:
+        self.name, self.checkout, self.python, self.site = name, checkout, python, site
+        self.victim = site / "content" / "posts" / "post-00007.md"
+        self.original = self.victim.read_text(encoding="utf-8")
+        self.seconds: dict[str, list[float]] = {scenario: [] for scenario in SCENARIOS}
+
+    def build(self) -> float:
+        return timed_build(self.site, python=self.python, checkout=self.checkout)["seconds"]
+
+    def run(self, scenario: str, number: int) -> None:
+        """Prepare ``scenario`` and time one build of it."""
+        if scenario == "cold build":
+            shutil.rmtree(self.site / "public", ignore_errors=True)
+            shutil.rmtree(self.site / ".cache", ignore_errors=True)
+        elif scenario == "no-op rebuild":
+            self.build()  # settle after the cold build, as bench.run does; not timed
+        else:
+            edit = self.original + f"\nAn edit, number {number}.\n"
+            self.victim.write_text(edit, encoding="utf-8")
+        self.seconds[scenario].append(self.build())
+
+
+def imported_from(python: str, checkout: Path) -> str:
+    """Where ``python`` run in ``checkout`` imports site_builder from: the check that each
+    side times its own code."""
+    code = "import site_builder; print(site_builder.__file__)"
+    done = subprocess.run([python, "-c", code], capture_output=True, text=True, cwd=checkout)
+    return done.stdout.strip() or done.stderr.strip()
+
+
+def spread(values: list[float]) -> str:
+    return f"{min(values):6.2f} {statistics.median(values):6.2f} {max(values):6.2f}"
+
+
+def report(old: Side, new: Side) -> str:
+    lines = [
+        f"{'scenario':<15} {'old min/med/max s':>20} {'new min/med/max s':>20} "
+        f"{'new/old':>8} {'paired':>7}",
+        "-" * 74,
+    ]
+    for scenario in SCENARIOS:
+        a, b = old.seconds[scenario], new.seconds[scenario]
+        paired = statistics.median(y / x for x, y in zip(a, b, strict=True))
+        ratio = statistics.median(b) / statistics.median(a)
+        lines.append(f"{scenario:<15} {spread(a):>20} {spread(b):>20} {ratio:>8.3f} {paired:>7.3f}")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("other", type=Path, help="the checkout from before (with .venv/)")
+    parser.add_argument("--posts", type=int, default=int(os.environ.get("BENCH_POSTS", 1000)))
+    parser.add_argument("--runs", type=int, default=int(os.environ.get("BENCH_RUNS", 5)))
+    args = parser.parse_args()
+    other = args.other.resolve()
+    python = str(other / ".venv" / "bin" / "python")
+    for checkout in (other, ROOT):
+        compileall.compile_dir(checkout / "site_builder", quiet=1)
+    print(f"old: {imported_from(python, other)}")
+    print(f"new: {imported_from(sys.executable, ROOT)}")
+    load = os.getloadavg()
+    with tempfile.TemporaryDirectory(prefix="site-compare-") as tmp:
+        sides = [
+            Side("old", other, python, make_corpus(Path(tmp) / "old", args.posts, 0, False, other)),
+            Side("new", ROOT, sys.executable, make_corpus(Path(tmp) / "new", args.posts, 0, False)),
+        ]
+        for number in range(args.runs):
+            order = sides if number % 2 == 0 else sides[::-1]
+            for scenario in SCENARIOS:
+                for side in order:
+                    side.run(scenario, number)
+            print(f"round {number + 1}: " + ", ".join(
+                f"{s.name} {s.seconds['cold build'][-1]:.2f}" for s in sides
+            ) + " s cold", flush=True)  # fmt: skip
+    after = os.getloadavg()
+    print(
+        f"\n{args.posts} posts, {args.runs} rounds (order alternating), {os.cpu_count()} cores; "
+        f"load average {load[0]:.2f} at the start, {after[0]:.2f} at the end\n"
+    )
+    print(report(*sides))
+    print("\nnew/old: ratio of the medians; paired: median of each round's own new/old")
+
+
+if __name__ == "__main__":
+    main()
