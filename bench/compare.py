@@ -39,9 +39,10 @@ class Side:
         self.victim = site / "content" / "posts" / "post-00007.md"
         self.original = self.victim.read_text(encoding="utf-8")
         self.seconds: dict[str, list[float]] = {scenario: [] for scenario in SCENARIOS}
+        self.cpu: dict[str, list[float]] = {scenario: [] for scenario in SCENARIOS}
 
-    def build(self) -> float:
-        return timed_build(self.site, python=self.python, checkout=self.checkout)["seconds"]
+    def build(self) -> dict[str, float]:
+        return timed_build(self.site, python=self.python, checkout=self.checkout)
 
     def run(self, scenario: str, number: int) -> None:
         """Prepare ``scenario`` and time one build of it."""
@@ -53,7 +54,9 @@ class Side:
         else:
             edit = self.original + f"\nAn edit, number {number}.\n"
             self.victim.write_text(edit, encoding="utf-8")
-        self.seconds[scenario].append(self.build())
+        timed = self.build()
+        self.seconds[scenario].append(timed["seconds"])
+        self.cpu[scenario].append(timed["cpu"])
 
 
 def imported_from(python: str, checkout: Path) -> str:
@@ -68,14 +71,15 @@ def spread(values: list[float]) -> str:
     return f"{min(values):6.2f} {statistics.median(values):6.2f} {max(values):6.2f}"
 
 
-def report(old: Side, new: Side) -> str:
+def report(old: Side, new: Side, measure: str) -> str:
+    """One line a scenario: each side's min/median/max of ``measure`` (wall or CPU seconds)."""
     lines = [
         f"{'scenario':<15} {'old min/med/max s':>20} {'new min/med/max s':>20} "
         f"{'new/old':>8} {'paired':>7}",
         "-" * 74,
     ]
     for scenario in SCENARIOS:
-        a, b = old.seconds[scenario], new.seconds[scenario]
+        a, b = getattr(old, measure)[scenario], getattr(new, measure)[scenario]
         paired = statistics.median(y / x for x, y in zip(a, b, strict=True))
         ratio = statistics.median(b) / statistics.median(a)
         lines.append(f"{scenario:<15} {spread(a):>20} {spread(b):>20} {ratio:>8.3f} {paired:>7.3f}")
@@ -96,10 +100,13 @@ def main() -> None:
     print(f"new: {imported_from(sys.executable, ROOT)}")
     load = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="site-compare-") as tmp:
-        sides = [
-            Side("old", other, python, make_corpus(Path(tmp) / "old", args.posts, 0, False, other)),
-            Side("new", ROOT, sys.executable, make_corpus(Path(tmp) / "new", args.posts, 0, False)),
-        ]
+        old = Side(
+            "old", other, python, make_corpus(Path(tmp) / "old", args.posts, 0, False, other)
+        )
+        new = Side(
+            "new", ROOT, sys.executable, make_corpus(Path(tmp) / "new", args.posts, 0, False)
+        )
+        sides = [old, new]
         for number in range(args.runs):
             order = sides if number % 2 == 0 else sides[::-1]
             for scenario in SCENARIOS:
@@ -107,13 +114,14 @@ def main() -> None:
                     side.run(scenario, number)
             print(f"round {number + 1}: " + ", ".join(
                 f"{s.name} {s.seconds['cold build'][-1]:.2f}" for s in sides
-            ) + " s cold", flush=True)  # fmt: skip
+            ) + f" s cold, load {os.getloadavg()[0]:.2f}", flush=True)  # fmt: skip
     after = os.getloadavg()
     print(
         f"\n{args.posts} posts, {args.runs} rounds (order alternating), {os.cpu_count()} cores; "
         f"load average {load[0]:.2f} at the start, {after[0]:.2f} at the end\n"
     )
-    print(report(*sides))
+    print("wall seconds\n" + report(old, new, "seconds"))
+    print("\nCPU seconds, all processes (less sensitive to other load)\n" + report(old, new, "cpu"))
     print("\nnew/old: ratio of the medians; paired: median of each round's own new/old")
 
 

@@ -41,15 +41,18 @@ import json, resource, subprocess, sys, time
 started = time.perf_counter()
 done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)
 seconds = time.perf_counter() - started
-peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-print(json.dumps({"seconds": seconds, "peak_mb": peak, "status": done.returncode}))
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+cpu = usage.ru_utime + usage.ru_stime
+peak = usage.ru_maxrss / 1024
+print(json.dumps({"seconds": seconds, "cpu": cpu, "peak_mb": peak, "status": done.returncode}))
 """
 
 
 def timed_build(
     site: Path, *extra: str, python: str = sys.executable, checkout: Path = ROOT
 ) -> dict[str, float]:
-    """Run one build in a fresh process; wall seconds and peak RSS of the largest process.
+    """Run one build in a fresh process; wall seconds, CPU seconds (all its processes, the
+    workers' too) and peak RSS of the largest process.
     ``python -m site_builder`` runs in ``checkout``, whose package it then imports first
     (``bench.compare`` times another checkout with its own venv's ``python``)."""
     command = [
