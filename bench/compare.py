@@ -100,12 +100,8 @@ def main() -> None:
     print(f"new: {imported_from(sys.executable, ROOT)}")
     load = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="site-compare-") as tmp:
-        old = Side(
-            "old", other, python, make_corpus(Path(tmp) / "old", args.posts, 0, False, other)
-        )
-        new = Side(
-            "new", ROOT, sys.executable, make_corpus(Path(tmp) / "new", args.posts, 0, False)
-        )
+        old = Side("old", other, python, make_corpus(Path(tmp) / "old", args.posts, theme=other))
+        new = Side("new", ROOT, sys.executable, make_corpus(Path(tmp) / "new", args.posts))
         sides = [old, new]
         for number in range(args.runs):
             order = sides if number % 2 == 0 else sides[::-1]

@@ -114,7 +114,7 @@ Words above the recent posts, with a formula: $\mathbb{E}[X]$.
 
 
 def make_corpus(
-    dest: Path, posts: int, notebooks: int = 0, pages: bool = True, theme: Path = ROOT
+    dest: Path, posts: int, notebooks: int = 0, pages: bool = False, theme: Path = ROOT
 ) -> Path:
     """Write a complete site into ``dest``: site.yaml, the theme (``theme``'s templates,
     static files and fonts), N posts, ``notebooks`` notebook posts and, with ``pages``, an
@@ -149,7 +149,7 @@ def main() -> None:
     parser.add_argument("dest", type=Path)
     parser.add_argument("--posts", type=int, default=1000)
     parser.add_argument("--notebooks", type=int, default=0)
-    parser.add_argument("--pages", action=argparse.BooleanOptionalAction, default=True)
+    parser.add_argument("--pages", action="store_true")
     args = parser.parse_args()
     make_corpus(args.dest, args.posts, args.notebooks, args.pages)
 

@@ -264,7 +264,7 @@ def main() -> None:
     # run, which never writes it where PYTHONDONTWRITEBYTECODE is set (as on this machine).
     compileall.compile_dir(ROOT / "site_builder", quiet=1)
     with tempfile.TemporaryDirectory(prefix="site-bench-") as tmp:
-        site = make_corpus(Path(tmp) / "site", args.posts)
+        site = make_corpus(Path(tmp) / "site", args.posts, pages=True)
         files = sorted((site / "content" / "posts").glob("*.md"))
         floor_1 = statistics.median(floor.run(files, 1) for _ in range(args.runs))
         floor_samples: list[float] = []
@@ -297,7 +297,9 @@ def main() -> None:
         print(f"serve, edit to reload event: {reload:.2f} s (target <= 0.5 s)")
 
         if args.notebooks:
-            with_notebooks = make_corpus(Path(tmp) / "notebooks", args.posts, args.notebooks)
+            with_notebooks = make_corpus(
+                Path(tmp) / "notebooks", args.posts, args.notebooks, pages=True
+            )
             costs, nb_results = notebook_scenarios(site, with_notebooks, args.notebooks, args.runs)
             each = ", ".join(f"{1000 * c:.1f}" for c in costs)
             print(
