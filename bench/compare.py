@@ -8,7 +8,10 @@ one-post edit. Each side's site has that checkout's theme (templates, static
 files), as each version ships, and the same Markdown posts (no pages or
 notebooks, which a checkout from before them would not read).
 
-    python -m bench.compare OTHER_CHECKOUT [--posts 1000] [--runs 5]
+    python -m bench.compare OTHER_CHECKOUT [--posts 1000] [--runs 5] [--warm]
+
+``--warm`` leaves the cold builds out (the first round's settling build is
+one), for many rounds of the sub-second scenarios.
 
 OTHER_CHECKOUT needs its own venv (``make build`` there).
 """
@@ -71,14 +74,14 @@ def spread(values: list[float]) -> str:
     return f"{min(values):6.2f} {statistics.median(values):6.2f} {max(values):6.2f}"
 
 
-def report(old: Side, new: Side, measure: str) -> str:
+def report(old: Side, new: Side, measure: str, scenarios: tuple[str, ...]) -> str:
     """One line a scenario: each side's min/median/max of ``measure`` (wall or CPU seconds)."""
     lines = [
         f"{'scenario':<15} {'old min/med/max s':>20} {'new min/med/max s':>20} "
         f"{'new/old':>8} {'paired':>7}",
         "-" * 74,
     ]
-    for scenario in SCENARIOS:
+    for scenario in scenarios:
         a, b = getattr(old, measure)[scenario], getattr(new, measure)[scenario]
         paired = statistics.median(y / x for x, y in zip(a, b, strict=True))
         ratio = statistics.median(b) / statistics.median(a)
@@ -91,7 +94,11 @@ def main() -> None:
     parser.add_argument("other", type=Path, help="the checkout from before (with .venv/)")
     parser.add_argument("--posts", type=int, default=int(os.environ.get("BENCH_POSTS", 1000)))
     parser.add_argument("--runs", type=int, default=int(os.environ.get("BENCH_RUNS", 5)))
+    parser.add_argument(
+        "--warm", action="store_true", help="no-op and edit only: one untimed cold build a side"
+    )
     args = parser.parse_args()
+    scenarios = SCENARIOS[1:] if args.warm else SCENARIOS
     other = args.other.resolve()
     python = str(other / ".venv" / "bin" / "python")
     for checkout in (other, ROOT):
@@ -105,19 +112,20 @@ def main() -> None:
         sides = [old, new]
         for number in range(args.runs):
             order = sides if number % 2 == 0 else sides[::-1]
-            for scenario in SCENARIOS:
+            for scenario in scenarios:
                 for side in order:
                     side.run(scenario, number)
-            print(f"round {number + 1}: " + ", ".join(
-                f"{s.name} {s.seconds['cold build'][-1]:.2f}" for s in sides
-            ) + f" s cold, load {os.getloadavg()[0]:.2f}", flush=True)  # fmt: skip
+            timed = ", ".join(f"{s.name} {s.seconds[scenarios[0]][-1]:.2f}" for s in sides)
+            load_now = os.getloadavg()[0]
+            print(f"round {number + 1}: {timed} s {scenarios[0]}, load {load_now:.2f}", flush=True)
     after = os.getloadavg()
     print(
         f"\n{args.posts} posts, {args.runs} rounds (order alternating), {os.cpu_count()} cores; "
         f"load average {load[0]:.2f} at the start, {after[0]:.2f} at the end\n"
     )
-    print("wall seconds\n" + report(old, new, "seconds"))
-    print("\nCPU seconds, all processes (less sensitive to other load)\n" + report(old, new, "cpu"))
+    print("wall seconds\n" + report(old, new, "seconds", scenarios))
+    cpu = report(old, new, "cpu", scenarios)
+    print(f"\nCPU seconds, all processes (less sensitive to other load)\n{cpu}")
     print("\nnew/old: ratio of the medians; paired: median of each round's own new/old")
 
 

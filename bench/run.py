@@ -205,20 +205,30 @@ def notebook_scenarios(
     plain: Path, site: Path, notebooks: int, runs: int
 ) -> tuple[list[float], dict[str, dict[str, Any]]]:
     """Cold builds of ``plain`` and of ``site`` (the same corpus and ``notebooks`` notebook
-    posts) in turn, the differences over N; then the no-op and a one-cell edit of ``site``."""
-    costs = []
+    posts) in turn, each pair's difference over N; then the no-op and a one-cell edit of
+    ``site``."""
+    cold: dict[Path, list[dict[str, float]]] = {plain: [], site: []}
     for _ in range(runs):
-        seconds = []
         for corpus in (plain, site):
             shutil.rmtree(corpus / "public", ignore_errors=True)
             shutil.rmtree(corpus / ".cache", ignore_errors=True)
-            seconds.append(timed_build(corpus)["seconds"])
-        costs.append((seconds[1] - seconds[0]) / notebooks)
-    victim = site / "content" / "posts" / "nb-00007.ipynb"
+            cold[corpus].append(timed_build(corpus))
+    costs = [
+        (with_["seconds"] - without["seconds"]) / notebooks
+        for without, with_ in zip(cold[plain], cold[site], strict=True)
+    ]
+    results = {
+        f"cold, {name}": {
+            "seconds": statistics.median(s["seconds"] for s in cold[corpus]),
+            "peak_mb": max(s["peak_mb"] for s in cold[corpus]),
+        }
+        for name, corpus in (("no notebooks", plain), (f"{notebooks} notebooks", site))
+    }
+    victim = site / "content" / "posts" / "nb-00000.ipynb"
     original = victim.read_text(encoding="utf-8")
     counter = iter(range(10**6))
     timed_build(site)
-    results = {"no-op, notebooks": median_of(runs, lambda: None, site)}
+    results["no-op, notebooks"] = median_of(runs, lambda: None, site)
     results["one-cell edit"] = median_of(
         runs,
         lambda: victim.write_text(edited(original, f"An edit, number {next(counter)}."), "utf-8"),
