@@ -8,7 +8,7 @@ one-post edit. Each side's site has that checkout's theme (templates, static
 files), as each version ships, and the same Markdown posts (no pages or
 notebooks, which a checkout from before them would not read).
 
-    python -m bench.compare OTHER_CHECKOUT [--posts 1000] [--runs 5] [--warm]
+    python -m bench.compare OTHER_CHECKOUT [--posts 1000] [--runs 5] [--warm] [--jobs N]
 
 ``--warm`` leaves the cold builds out (the first round's settling build is
 one), for many rounds of the sub-second scenarios.
@@ -37,15 +37,18 @@ SCENARIOS = ("cold build", "no-op rebuild", "one-post edit")
 class Side:
     """One checkout: its Python, its copy of the corpus and the post the edits touch."""
 
-    def __init__(self, name: str, checkout: Path, python: str, site: Path) -> None:
+    def __init__(
+        self, name: str, checkout: Path, python: str, site: Path, extra: tuple[str, ...]
+    ) -> None:
         self.name, self.checkout, self.python, self.site = name, checkout, python, site
+        self.extra = extra  # the build's options, e.g. ("--jobs", "1")
         self.victim = site / "content" / "posts" / "post-00007.md"
         self.original = self.victim.read_text(encoding="utf-8")
         self.seconds: dict[str, list[float]] = {scenario: [] for scenario in SCENARIOS}
         self.cpu: dict[str, list[float]] = {scenario: [] for scenario in SCENARIOS}
 
     def build(self) -> dict[str, float]:
-        return timed_build(self.site, python=self.python, checkout=self.checkout)
+        return timed_build(self.site, *self.extra, python=self.python, checkout=self.checkout)
 
     def run(self, scenario: str, number: int) -> None:
         """Prepare ``scenario`` and time one build of it."""
@@ -97,7 +100,9 @@ def main() -> None:
     parser.add_argument(
         "--warm", action="store_true", help="no-op and edit only: one untimed cold build a side"
     )
+    parser.add_argument("--jobs", type=int, help="the builds' --jobs (default: cores)")
     args = parser.parse_args()
+    extra = ("--jobs", str(args.jobs)) if args.jobs else ()
     scenarios = SCENARIOS[1:] if args.warm else SCENARIOS
     other = args.other.resolve()
     python = str(other / ".venv" / "bin" / "python")
@@ -107,8 +112,10 @@ def main() -> None:
     print(f"new: {imported_from(sys.executable, ROOT)}")
     load = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="site-compare-") as tmp:
-        old = Side("old", other, python, make_corpus(Path(tmp) / "old", args.posts, theme=other))
-        new = Side("new", ROOT, sys.executable, make_corpus(Path(tmp) / "new", args.posts))
+        old = Side(
+            "old", other, python, make_corpus(Path(tmp) / "old", args.posts, theme=other), extra
+        )
+        new = Side("new", ROOT, sys.executable, make_corpus(Path(tmp) / "new", args.posts), extra)
         sides = [old, new]
         for number in range(args.runs):
             order = sides if number % 2 == 0 else sides[::-1]
