@@ -22,6 +22,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from site_builder.bibnames import biblatex_names
 from site_builder.errors import BuildError
 
 DEFAULT = Path("content") / "references.bib"
@@ -43,6 +44,15 @@ Bibliography = Mapping[str, Entry]
 
 def parse(text: str, shown: Path | str) -> dict[str, Entry]:
     """Parse BibTeX source; ``shown`` is the path used in error messages."""
+    data = read_bibtex(text, shown)
+    return {key: _format(key, entry) for key, entry in data.entries.items()}
+
+
+def read_bibtex(text: str, shown: Path | str) -> Any:
+    """pybtex's ``BibliographyData`` for ``text``; any problem is a BuildError at its line.
+
+    The publications page (site_builder/publications/) reads the same files its own way.
+    """
     import pybtex.errors
     from pybtex.database import BibliographyDataError
     from pybtex.database.input.bibtex import Parser
@@ -52,7 +62,7 @@ def parse(text: str, shown: Path | str) -> dict[str, Entry]:
     from site_builder.sources import check_control_characters
 
     check_control_characters(text, shown)
-    text = _biblatex_names(text)
+    text = biblatex_names(text)
     strict = pybtex.errors.strict
     pybtex.errors.set_strict_mode(True)  # errors raise instead of printing and going on
     try:
@@ -69,42 +79,7 @@ def parse(text: str, shown: Path | str) -> dict[str, Entry]:
         raise BuildError(shown, line, f"BibTeX: {exc}") from None
     finally:
         pybtex.errors.set_strict_mode(strict)
-    return {key: _format(key, entry) for key, entry in data.entries.items()}
-
-
-_NAME_FIELD = re.compile(r"\b(author|editor)\s*=\s*\{", re.IGNORECASE)
-_NAME_PART = re.compile(r"(?:^|,)\s*(family|given|prefix|suffix)\s*=\s*(\{[^{}]*\}|[^,]*)")
-
-
-def _biblatex_names(text: str) -> str:
-    """biblatex's extended names (``family=Smith, given=John, prefix=van``), which ICLR
-    blog-track ``.bib`` files use, as BibTeX's ``van Smith, John`` that pybtex splits."""
-    if "family=" not in text and "given=" not in text:
-        return text
-    out = []
-    pos = 0
-    for match in _NAME_FIELD.finditer(text):
-        start = match.end()
-        depth, end = 1, start
-        while end < len(text) and depth:
-            depth += {"{": 1, "}": -1}.get(text[end], 0)
-            end += 1
-        if depth:
-            break
-        names = re.split(r"\s+and\s+", text[start : end - 1])
-        out.append(text[pos:start] + " and ".join(_bibtex_name(n) for n in names))
-        pos = end - 1
-    out.append(text[pos:])
-    return "".join(out)
-
-
-def _bibtex_name(name: str) -> str:
-    """One name: biblatex's key=value form as ``prefix family, suffix, given``; others as is."""
-    parts = {key.lower(): value.strip() for key, value in _NAME_PART.findall(name)}
-    if "family" not in parts:
-        return name
-    family = " ".join(p for p in (parts.get("prefix", ""), parts["family"]) if p)
-    return ", ".join(p for p in (family, parts.get("suffix", ""), parts.get("given", "")) if p)
+    return data
 
 
 def _duplicate_line(text: str, message: str) -> int | None:

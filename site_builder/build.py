@@ -1,7 +1,8 @@
 """The pipeline, readable on one screen.
 
-load posts -> plan routes (every output path, collisions) -> render posts -> site
-model -> listings and feeds -> assets -> swap the output in.
+config -> load every kind's sources (``kinds``) -> plan routes (every output path,
+the menu, collisions) -> render each source's Markdown and page -> site model ->
+write: the sources' own files, listings, feed, search, assets -> swap the output in.
 
 Everything is written into a staging directory that replaces ``out`` only when
 the whole build succeeded (``writer``). Saving work between builds (reused
@@ -27,7 +28,8 @@ from site_builder.errors import BuildError, BuildErrors, BuildWarning
 from site_builder.frontmatter import SourcePost
 from site_builder.incremental.keys import hash_parts
 from site_builder.incremental.session import Session
-from site_builder.model import Post, Site, build_site, make_post
+from site_builder.model import Listed, Site, build_site, make_post
+from site_builder.publications import Publications
 from site_builder.routes import Routes, links_to_missing_posts, plan_routes
 from site_builder.writer import Output, staged_output
 
@@ -67,17 +69,20 @@ def build(
     cores = jobs or default_jobs()
     with Session(config, out, use_cache, cores, refresh_search) as last:
         loaded = content.load_posts(config, last.records)  # 1 load
+        papers = load_site_publications(config)  # the author's papers (``publications:``)
         due = clock.due_posts(loaded.posts, now, include_future=config.drafts)
         routes = _plan(config, due, loaded)  # 2 plan routes: stops at a collision
         incremental = bool(last.outputs)
         with staged_output(out, last.outputs, incremental, routes.planned) as output:
-            done = last.render_posts(routes, output, progress)  # 3 render posts
-            warnings = [*loaded.warnings, *done.warnings]
+            math = papers.math_html if papers else ()
+            done = last.render_posts(routes, output, progress, math)  # 3 render posts
+            warnings = [*loaded.warnings, *(papers.warnings if papers else ()), *done.warnings]
             warnings += links_to_missing_posts(routes, done.posts, config.root)
             if loaded.errors or done.errors:
                 raise BuildErrors([*loaded.errors, *done.errors], tuple(warnings))
-            site = build_site(config, done.posts, routes.menu)  # 4 site model
+            site = build_site(config, done.posts, routes.menu, papers)  # 4 site model
             write = _Writer(site, routes, output, last)
+            write.bundles()  # each source's own files beside its page
             last.write_group("listings", site, output, write.listings)  # 5 listings and feeds
             last.write_group("feed", site, output, write.feed)
             if config.search:
@@ -109,6 +114,17 @@ def _plan(config: SiteConfig, due: tuple[SourcePost, ...], loaded: LoadedContent
         raise BuildErrors([*loaded.errors, *exc.errors], loaded.warnings) from None
 
 
+def load_site_publications(config: SiteConfig) -> Publications | None:
+    """The author's papers for ``publications/`` and the home page's selected ones, read
+    before anything renders: a malformed entry stops the build at ``papers.bib:LINE``."""
+    if config.publications is None:
+        return None
+    from site_builder.publications import load_publications
+
+    author = config.author
+    return load_publications(config.publications, config.root, author, config.math_macros)
+
+
 def default_jobs() -> int:
     try:
         return max(1, len(os.sched_getaffinity(0)))
@@ -126,11 +142,17 @@ class _Writer:
     output: Output
     last: Session
 
+    def bundles(self) -> None:
+        """A folder source's own files (images, data): copied, or kept when unchanged."""
+        for route in self.routes.sources:
+            for rel, file in route.bundle:
+                self.output.copy(route.path + rel, file)
+
     def listings(self) -> None:
         env = self.last.environment(self.site)
-        home = self.site.home
-        if home is not None:  # its HTML: the summary the site holds has none
-            home = make_post(home.source, self.last.full_rendered(home), self.site.config)
+        listed, home = self.site.home, None
+        if listed is not None:  # its HTML: the summary the site holds has none
+            home = make_post(listed.source, self.last.full_rendered(listed), self.site.config)
         for rel, text in pages.render_listing_pages(self.site, env, self.routes, home):
             self.output.write(rel, text)
 
@@ -142,8 +164,8 @@ class _Writer:
             make_post(p.source, self.last.full_rendered(p), config)
             for p in posts[: feeds.FEED_SIZE]
         ]
-        site = build_site(config, [*whole, *posts[feeds.FEED_SIZE :]], self.site.menu)
-        self.output.write("feed.xml", pages.render_feed(site, self.last.environment(site)))
+        env = self.last.environment(self.site)
+        self.output.write("feed.xml", pages.render_feed(self.site, env, whole))
 
     def search_index(self) -> None:
         """The search index in shards, a group each (``search``): an edit re-indexes its
@@ -165,7 +187,7 @@ class _Writer:
         listing = partial(self._listing, shards)
         self.last.write_group("search", self.site, self.output, listing, key)
 
-    def _index(self, shard: search.Shard, posts: dict[str, Post]) -> None:
+    def _index(self, shard: search.Shard, posts: dict[str, Listed]) -> None:
         docs = [
             search.Document(
                 path=post.path,

@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from site_builder.errors import BuildError
 from site_builder.menu import MenuItem, parse_menu
+from site_builder.profile import Profile, load_profile
 from site_builder.widgets import WidgetSpec, discover
 
 KNOWN_KEYS = {
@@ -36,6 +37,7 @@ KNOWN_KEYS = {
     "search",
     "menu",
     "execute",
+    "publications",
 }
 CITATION_STYLES = ("numeric", "author-year")
 MATH_ERRORS = ("stop", "show")
@@ -72,6 +74,10 @@ class SiteConfig:
     # ``widgets/<name>/`` folders (see site_builder/widgets.py). Not in ``key`` or ``repr``:
     # a post's render key names the widgets it uses, so an edited widget re-renders only those.
     widgets: tuple[WidgetSpec, ...] = field(default=(), repr=False, compare=False)
+    # ``author:`` as a mapping (site_builder/profile.py); ``author`` above is its name.
+    profile: Profile | None = None
+    # ``publications: papers.bib``: the .bib of the publications page, relative to the site.
+    publications: Path | None = None
 
     @property
     def base_path(self) -> str:
@@ -123,6 +129,8 @@ def load_config(root: Path, parse: Callable[[str, Path], Any] | None = None) -> 
     if not isinstance(data, dict):
         raise BuildError(path, 1, "site.yaml must be a mapping of keys to values")
     for key in ("title", "author", "base_url"):
+        if key == "author" and isinstance(data.get(key), dict):
+            continue  # the profile form, checked by load_profile
         if not isinstance(data.get(key), str) or not data[key].strip():
             raise BuildError(path, _line_of(text, key), f"'{key}' is required and must be text")
     unknown = sorted(set(data) - KNOWN_KEYS)
@@ -166,9 +174,12 @@ def load_config(root: Path, parse: Callable[[str, Path], Any] | None = None) -> 
     menu = data.get("menu")
     if menu is not None:
         menu = parse_menu(menu, path, _line_of(text, "menu"))
+    profile = load_profile(data["author"], text, root) if isinstance(data["author"], dict) else None
     return SiteConfig(
         execute=execute,
         menu=menu,
+        profile=profile,
+        publications=_publications(data.get("publications"), root, _line_of(text, "publications")),
         search=search,
         toc=toc,
         toc_depth=depth,
@@ -178,7 +189,7 @@ def load_config(root: Path, parse: Callable[[str, Path], Any] | None = None) -> 
         citation_style=style,
         cite_type=cite_type,
         title=data["title"],
-        author=data["author"],
+        author=profile.name if profile else data["author"],
         base_url=normalise_base_url(data["base_url"], path, _line_of(text, "base_url")),
         description=str(data.get("description", "")),
         language=str(data.get("language", "en")),
@@ -210,6 +221,17 @@ def _cite_type(cite: object, text: str, path: Path) -> str:
     choices = ", ".join(f"'{name}'" for name in ENTRY_FIELDS)
     message = f"cite type must be one of {choices}, got {cite['type']!r}{hint}"
     raise BuildError(path, where, message)
+
+
+def _publications(value: object, root: Path, line: int | None) -> Path | None:
+    """``publications:``: a .bib file of the site, which must exist."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip().endswith(".bib"):
+        raise BuildError(Path("site.yaml"), line, "'publications' must name a .bib file")
+    if not (root / value.strip()).is_file():
+        raise BuildError(Path("site.yaml"), line, f"publications file not found: {value.strip()}")
+    return Path(value.strip())
 
 
 def _load_yaml(text: str, path: Path) -> Any:

@@ -71,7 +71,7 @@ def load_posts(config: SiteConfig, previous: dict[str, FileRecord] | None = None
                 errors.append(exc)
                 continue
             reparsed += 1
-            stripped = dataclasses.replace(post, body="")
+            stripped = dataclasses.replace(post, body=None)
             record = FileRecord(
                 stat.st_size,
                 stat.st_mtime_ns,
@@ -82,7 +82,7 @@ def load_posts(config: SiteConfig, previous: dict[str, FileRecord] | None = None
             # Bodies are kept up to a budget: re-reading a file in a worker costs a
             # slow open(), but a large site's Markdown would be most of the memory.
             # Past the budget, reload() cuts the body from the file when needed.
-            kept += len(post.body)
+            kept += len(post.body or "")
             if kept > BODY_BUDGET:
                 post = stripped
         else:
@@ -132,18 +132,21 @@ def parse_text(
     return post, warnings
 
 
-def reload(post: SourcePost, config: SiteConfig) -> tuple[SourcePost, SourceText]:
-    """The post with its body (loaded posts don't hold it), and its source's text for the
-    render. A Markdown body is cut from the file at its known line, without parsing the
-    front matter again; if the file changed since it was loaded (the hash differs), or
-    its kind converts its files (a notebook's outputs are not kept), it is read and
-    parsed in full."""
+def reload(post: SourcePost, config: SiteConfig) -> tuple[SourcePost, str, SourceText]:
+    """The post, its body (a record may not hold it) and its source's text for the render.
+    A Markdown body is cut from the file at its known line, without parsing the front
+    matter again; if the file changed since it was loaded (the hash differs), or its
+    kind converts its files (a notebook's outputs are not kept), it is read and parsed
+    in full."""
     kind = kinds.BY_NAME[post.kind]
     if kind.read is not kinds.read_markdown:
         converted = kind.read(config.root / post.path, post.path, config)
-        return parse_text(converted, post.path, config, None, kind)[0], converted
-    if post.body or not post.body_hash or post.body_hash == EMPTY_HASH:
-        return post, _MARKDOWN
+        fresh = parse_text(converted, post.path, config, None, kind)[0]
+        return fresh, fresh.body or "", converted
+    if post.body is not None:
+        return post, post.body, _MARKDOWN
+    if post.body_hash == EMPTY_HASH:
+        return post, "", _MARKDOWN
     try:
         raw = (config.root / post.path).read_bytes().decode("utf-8")
         text: str | None = normalise_newlines(raw).removeprefix("\ufeff")
@@ -152,9 +155,9 @@ def reload(post: SourcePost, config: SiteConfig) -> tuple[SourcePost, SourceText
     if text is not None:
         body = "\n".join(text.split("\n")[post.body_line - 1 :])
         if text_hash(body) == post.body_hash:
-            return dataclasses.replace(post, body=body), _MARKDOWN
+            return post, body, _MARKDOWN
     fresh, _ = read_post(config.root / post.path, post.path, config, None, kind)
-    return fresh, _MARKDOWN
+    return fresh, fresh.body or "", _MARKDOWN
 
 
 _MARKDOWN = SourceText("")  # what a Markdown source brings besides its body: nothing

@@ -8,12 +8,13 @@ the site's context, where a root-relative link means nothing.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from site_builder.config import SiteConfig
-from site_builder.model import Post, Site
+from site_builder.model import Listed, Post
 
 if TYPE_CHECKING:
     from site_builder.routes import Route
@@ -28,17 +29,13 @@ class SitemapEntry:
     lastmod: datetime | None  # None: an undated page that gives no ``updated:``
 
 
-def post_updated(post: Post) -> datetime:
+def post_updated(post: Post | Listed) -> datetime:
     return post.source.updated or post.date
 
 
-def newest_update(posts: tuple[Post, ...]) -> datetime:
+def newest_update(posts: Sequence[Post | Listed]) -> datetime:
     """The feed's ``<updated>``: the latest date or update of any post it lists."""
     return max((post_updated(p) for p in posts), default=EPOCH)
-
-
-def feed_posts(site: Site) -> tuple[Post, ...]:
-    return site.posts[:FEED_SIZE]
 
 
 def entry_html(post: Post) -> str:

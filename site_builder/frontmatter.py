@@ -59,7 +59,9 @@ class SourcePost:
     description: str
     tags: tuple[str, ...]
     draft: bool
-    body: str  # "" in a record loaded from the cache: see reload()
+    # The Markdown body, or None where the record does not hold it (a record remembered
+    # from the last build, or past the loader's memory budget): ``content.reload`` reads it.
+    body: str | None
     body_line: int  # 1-based file line of the body's first line
     bundle_dir: Path | None  # <slug>/ folder whose other files are copied beside the page
     body_hash: str = ""  # identifies the body without holding it

@@ -66,13 +66,16 @@ def parse_menu(data: object, path: Path, line: int | None) -> tuple[MenuItem, ..
 def site_menu(
     config: SiteConfig, pages: Iterable[SourcePost], page_path: Any
 ) -> tuple[MenuItem, ...]:
-    """The menu every page shows: site.yaml's, else Posts, the ``menu: true`` pages, Tags,
-    Archive, Feed and Search. ``page_path`` gives a page's site folder from its source."""
+    """The menu every page shows: site.yaml's, else Posts, the ``menu: true`` pages,
+    Publications (with ``publications:``), Tags, Archive, Feed and Search. ``page_path``
+    gives a page's site folder from its source."""
     if config.menu is not None:
         return config.menu
     listed = sorted((p for p in pages if p.menu), key=lambda p: (p.order, p.title, p.slug))
     items = [MenuItem("Posts", "")]
     items += [MenuItem(p.title, page_path(p)) for p in listed]
+    if config.publications is not None:
+        items.append(MenuItem("Publications", "publications/"))
     items += [MenuItem("Tags", "tags/"), MenuItem("Archive", "archive/")]
     items.append(MenuItem("Feed", "feed.xml", feed=True))
     if config.search:

@@ -7,6 +7,7 @@ so the JSON-LD is escaped by code that can be tested, not by hand in Jinja.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from datetime import datetime
@@ -63,6 +64,18 @@ def page_meta(
         description=description or config.description,
         path=path,
     )
+
+
+def home_meta(config: SiteConfig) -> PageMeta:
+    """Meta for the home page: with a profile (``author:`` as a mapping), a schema.org
+    ``Person`` for the site's author (site_builder/profile.py)."""
+    from site_builder.profile import person_ld
+
+    meta = page_meta(config, "")
+    if config.profile is None:
+        return meta
+    ld = person_ld(config.profile, config.absolute_url(""), config.absolute_url)
+    return dataclasses.replace(meta, json_ld=script_json(ld))
 
 
 def post_meta(config: SiteConfig, post: Post) -> PageMeta:

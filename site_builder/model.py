@@ -17,8 +17,9 @@ from site_builder.cite_box import Citation, make_citation
 from site_builder.config import SiteConfig
 from site_builder.frontmatter import SourcePost
 from site_builder.kinds import BY_NAME, HOME, PAGE
-from site_builder.markdown import Rendered
+from site_builder.markdown import Rendered, Summary
 from site_builder.menu import MenuItem
+from site_builder.publications import Publications
 from site_builder.slug import tag_slug
 
 # English month names, not the locale's: output never depends on the machine.
@@ -57,11 +58,7 @@ class Post:
 
     @property
     def date(self) -> datetime:
-        """A post's date. Only dated kinds are ever listed, cited or in the feed; a page
-        reaching here is a bug, not bad input."""
-        if self.source.date is None:
-            raise TypeError(f"{self.source.path} is a {self.source.kind}: it has no date")
-        return self.source.date
+        return _date_of(self.source)
 
     @property
     def title(self) -> str:
@@ -90,6 +87,34 @@ class Post:
 
 
 @dataclass(frozen=True)
+class Listed:
+    """A post or page as the site model holds it: its record and its render's summary, no
+    body. Listings, tags, the archive and the sitemap need no more; a page that shows a
+    body makes a :class:`Post` from the whole render (``Session.full_rendered``)."""
+
+    source: SourcePost
+    summary: Summary
+    path: str  # site-relative directory, e.g. "posts/attention/"
+    url: str
+
+    @property
+    def date(self) -> datetime:
+        return _date_of(self.source)
+
+    @property
+    def title(self) -> str:
+        return self.source.title
+
+    @property
+    def slug(self) -> str:
+        return self.source.slug
+
+    @property
+    def reading_minutes(self) -> int:
+        return self.summary.reading_minutes
+
+
+@dataclass(frozen=True)
 class Section:
     css: str  # the <section>'s class
     id: str  # its heading's id
@@ -97,11 +122,19 @@ class Section:
     html: str
 
 
+def _date_of(source: SourcePost) -> datetime:
+    """A post's date. Only dated kinds are ever listed, cited or in the feed; a page
+    reaching here is a bug, not bad input."""
+    if source.date is None:
+        raise TypeError(f"{source.path} is a {source.kind}: it has no date")
+    return source.date
+
+
 @dataclass(frozen=True)
 class Tag:
     name: str
     slug: str
-    posts: tuple[Post, ...]
+    posts: tuple[Listed, ...]
 
     @property
     def path(self) -> str:
@@ -117,11 +150,17 @@ class Tag:
 @dataclass(frozen=True)
 class Site:
     config: SiteConfig
-    posts: tuple[Post, ...]  # newest first
+    posts: tuple[Listed, ...]  # newest first
     tags: tuple[Tag, ...]  # by name
-    pages: tuple[Post, ...] = ()  # undated pages (content/pages/), by path
-    home: Post | None = None  # content/index.md: the text above the home page's list
+    pages: tuple[Listed, ...] = ()  # undated pages (content/pages/), by path
+    home: Listed | None = None  # content/index.md: the text above the home page's list
     menu: tuple[MenuItem, ...] = ()  # the header's links (``menu.site_menu``)
+    publications: Publications | None = None  # ``publications:`` in site.yaml
+
+
+def make_listed(source: SourcePost, summary: Summary, config: SiteConfig) -> Listed:
+    path = BY_NAME[source.kind].path(source.slug)
+    return Listed(source, summary, path, config.absolute_url(path))
 
 
 def make_post(source: SourcePost, rendered: Rendered, config: SiteConfig) -> Post:
@@ -165,7 +204,12 @@ def tag_groups(
     return [(names[slug], slug, tuple(by_tag[slug])) for slug in ordered]
 
 
-def build_site(config: SiteConfig, rendered: list[Post], menu: tuple[MenuItem, ...] = ()) -> Site:
+def build_site(
+    config: SiteConfig,
+    rendered: list[Listed],
+    menu: tuple[MenuItem, ...] = (),
+    publications: Publications | None = None,
+) -> Site:
     """The site from every rendered source, each in its place by its kind."""
     posts = [post for post in rendered if BY_NAME[post.source.kind].dated]
     pages = tuple(post for post in rendered if post.source.kind == PAGE.name)
@@ -176,4 +220,4 @@ def build_site(config: SiteConfig, rendered: list[Post], menu: tuple[MenuItem, .
         Tag(name=name, slug=slug, posts=tuple(post_of[id(s)] for s in tagged))
         for name, slug, tagged in tag_groups([post.source for post in ordered])
     )
-    return Site(config, tuple(ordered), tags, pages, home, menu)
+    return Site(config, tuple(ordered), tags, pages, home, menu, publications)

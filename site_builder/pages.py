@@ -7,6 +7,7 @@ with the template's name and line, not an empty string on the live site.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import traceback
 from collections.abc import Callable, Iterator
@@ -17,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 from site_builder import feeds, titles
 from site_builder.config import SiteConfig
 from site_builder.errors import BuildError
-from site_builder.meta import page_meta, post_meta
-from site_builder.model import MONTHS, Post, Site
+from site_builder.meta import home_meta, page_meta, post_meta
+from site_builder.model import MONTHS, Listed, Post, Site
 from site_builder.slug import tag_url_slug
 from site_builder.toc import table_of_contents
 from site_builder.urls import page_url
@@ -160,9 +161,9 @@ def render_template(env: jinja2.Environment, name: str, **context: Any) -> str:
         raise BuildError(where, line, f"template error: {exc}") from None
 
 
-def archive_years(posts: tuple[Post, ...]) -> list[tuple[int, list[Post]]]:
+def archive_years(posts: tuple[Listed, ...]) -> list[tuple[int, list[Listed]]]:
     """Posts grouped by year (in each post's own time zone), newest year first."""
-    years: dict[int, list[Post]] = {}
+    years: dict[int, list[Listed]] = {}
     for post in posts:  # already newest first, so each group is too
         years.setdefault(post.date.year, []).append(post)
     return sorted(years.items(), reverse=True)
@@ -213,8 +214,36 @@ def render_listing_pages(
 
 
 def _home(env: jinja2.Environment, site: Site, routes: Routes, home: Post | None) -> str:
-    meta = page_meta(site.config, "", None, home.source.description if home else "")
-    return render_template(env, "index.html", posts=site.posts, home=home, page_path="", meta=meta)
+    """The home text, the profile (``author:`` as a mapping) with the selected papers, and
+    the recent posts."""
+    from site_builder.publications import selected
+
+    meta = home_meta(site.config)
+    if home is not None and home.source.description:
+        meta = dataclasses.replace(meta, description=home.source.description)
+    papers = selected(site.publications) if site.publications else ()
+    return render_template(
+        env,
+        "index.html",
+        posts=site.posts,
+        home=home,
+        papers=papers,
+        papers_math=any("<math" in paper.title_html for paper in papers),
+        page_path="",
+        meta=meta,
+    )
+
+
+def _publications(env: jinja2.Environment, site: Site, routes: Routes, home: Post | None) -> str:
+    description = f"Publications of {site.config.author}."
+    meta = page_meta(site.config, "publications/", "Publications", description)
+    return render_template(
+        env,
+        "publications.html",
+        publications=site.publications,
+        page_path="publications/",
+        meta=meta,
+    )
 
 
 def _tags(env: jinja2.Environment, site: Site, routes: Routes, home: Post | None) -> str:
@@ -253,6 +282,7 @@ _LISTINGS: dict[str, Callable[[jinja2.Environment, Site, Routes, Post | None], s
     "index.html": _home,
     "tags/index.html": _tags,
     "archive/index.html": _archive,
+    "publications/index.html": _publications,
     "404.html": _not_found,
     "search/index.html": _search,
     "sitemap.xml": _sitemap,
@@ -260,13 +290,13 @@ _LISTINGS: dict[str, Callable[[jinja2.Environment, Site, Routes, Post | None], s
 }
 
 
-def render_feed(site: Site, env: jinja2.Environment) -> str:
+def render_feed(site: Site, env: jinja2.Environment, newest: list[Post]) -> str:
     """The Atom feed. Its entries carry their post's full HTML: the caller passes a site
     whose newest ``feeds.FEED_SIZE`` posts have it."""
     return render_template(
         env,
         "feed.xml",
-        posts=feeds.feed_posts(site),
+        posts=newest,
         updated=feeds.newest_update(site.posts),
         entry_html=feeds.entry_html,
     )

@@ -30,7 +30,7 @@ from site_builder.errors import BuildError, BuildErrors, BuildWarning, Location
 from site_builder.frontmatter import SourcePost
 from site_builder.kinds import Kind
 from site_builder.menu import MenuItem, site_menu
-from site_builder.model import Post, sort_posts, tag_groups
+from site_builder.model import Listed, sort_posts, tag_groups
 from site_builder.sitefiles import files_under
 
 
@@ -162,6 +162,9 @@ def plan_routes(config: SiteConfig, sources: Iterable[SourcePost]) -> Routes:
         what = f"the page of tag '{name}'"
         table.add(Route(f"tags/{slug}/index.html", "tag", what, None, url, tagged))
     table.add(Route("archive/index.html", "listing", "the archive", None, "archive/", everything))
+    if config.publications is not None:
+        what = f"the publications page, from {config.publications.as_posix()}"
+        table.add(Route("publications/index.html", "listing", what, None, "publications/"))
     for name in ("404.html", "sitemap.xml", "robots.txt"):
         table.add(Route(name, "listing", f"the site's {name}"))
     table.add(Route("feed.xml", "feed", "the site's feed.xml"))
@@ -248,7 +251,9 @@ def _in_other_bundle(folder: Path, rel: Path) -> bool:
 _POST_LINK = re.compile(r"^\.\./([^/#?]+)/")
 
 
-def links_to_missing_posts(table: Routes, posts: Iterable[Post], root: Path) -> list[BuildWarning]:
+def links_to_missing_posts(
+    table: Routes, posts: Iterable[Listed], root: Path
+) -> list[BuildWarning]:
     """A link from one post to another (``../slug/``) that names no post being published:
     the routes are known here, so the author hears of it without running ``check``."""
     slugs = sorted(route.source.slug for route in table.posts)
@@ -257,7 +262,7 @@ def links_to_missing_posts(table: Routes, posts: Iterable[Post], root: Path) -> 
     for post in posts:
         if not kinds.BY_NAME[post.source.kind].dated:  # ``../x/`` from ``about/`` is no post
             continue
-        for link in post.rendered.links:
+        for link in post.summary.links:
             match = _POST_LINK.match(link)
             if match is None or match.group(1) == ".." or match.group(1) in published:
                 continue

@@ -33,25 +33,31 @@ MINIMAL = SITES / "minimal"  # one good post: the base the error and hardening c
 # The sites whose every page the W3C Nu checker reads (``Sites.html_errors``).
 VALIDATED = (
     ROOT, SITES / "kitchen", SITES / "scholar", SITES / "figures", SITES / "widgets",
-    SITES / "pages", SITES / "notebooks",
+    SITES / "pages", SITES / "notebooks", SITES / "researcher",
 )  # fmt: skip
 
 
 def make_site(dest: Path, source: Path = MINIMAL) -> Path:
     """Copy ``source``'s inputs (not its output or tooling) to ``dest``; returns ``dest``.
 
-    A test site without ``templates/`` or ``static/`` gets this repository's, so the
-    sites under ``tests/sites/`` hold only what they are about.
+    A test site without ``templates/`` gets this repository's, and its own ``static/``
+    files go over this repository's (a profile photo beside the theme's CSS), so the
+    sites under ``tests/sites/`` hold only what they are about. Its ``.bib`` files at the
+    root (``publications:``) come along.
     """
     dest.mkdir(parents=True, exist_ok=True)
+    if source != ROOT:
+        shutil.copytree(ROOT / "static", dest / "static")
     for name in ("site.yaml", "content", "templates", "static", "widgets"):
         src = source / name
-        if not src.exists() and name in ("templates", "static"):
+        if not src.exists() and name == "templates":
             src = ROOT / name
         if src.is_dir():
-            shutil.copytree(src, dest / name)
+            shutil.copytree(src, dest / name, dirs_exist_ok=True)
         elif src.exists():
             shutil.copy2(src, dest / name)
+    for bib in source.glob("*.bib"):
+        shutil.copy2(bib, dest / bib.name)
     return dest
 
 

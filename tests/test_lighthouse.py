@@ -27,6 +27,9 @@ from tests.conftest import ROOT, SITES, Sites, cpu_lock
 pytestmark = pytest.mark.browser
 
 PAGES = {"index": "", "post": "posts/attention-from-the-softmax-up/", "about": "about/"}
+# Mobile only (the harder form): a researcher's home and publications, a notebook post.
+SCHOLAR = {"researcher": "", "publications": "publications/"}
+NOTEBOOK = "posts/kaggle-titanic/"  # tests/sites/notebooks: outputs, tables, images
 TARGETS = {"performance": 1.0, "accessibility": 1.0, "best-practices": 1.0, "seo": 1.0}
 FIGURES = "figures mobile"  # the figures site's post, for its layout shift alone
 
@@ -65,6 +68,11 @@ def lighthouse(sites: Sites, tmp_path_factory: pytest.TempPathFactory) -> dict[s
         for name, path in PAGES.items()
         for form in ("mobile", "desktop")
     }
+    researcher = sites.served(SITES / "researcher")  # a profile, selected papers, a .bib
+    jobs.update(
+        {f"{name} mobile": Audit(researcher + path, "mobile") for name, path in SCHOLAR.items()}
+    )
+    jobs["notebook mobile"] = Audit(sites.served(SITES / "notebooks") + NOTEBOOK, "mobile")
     tmp = tmp_path_factory.mktemp("lighthouse")
     jobs[FIGURES] = Audit(figures, "mobile", ("cumulative-layout-shift",))
     reports = run_lighthouse(jobs, tmp / "shared")
@@ -98,7 +106,8 @@ def lighthouse(sites: Sites, tmp_path_factory: pytest.TempPathFactory) -> dict[s
 
 @pytest.mark.parametrize(
     "key",
-    [f"{page} {form}" for page in ("post", "index", "about") for form in ("mobile", "desktop")],
+    [f"{page} {form}" for page in ("post", "index", "about") for form in ("mobile", "desktop")]
+    + [f"{page} mobile" for page in [*SCHOLAR, "notebook"]],
 )
 def test_lighthouse_scores(lighthouse: dict[str, Any], key: str) -> None:
     report = lighthouse[key]

@@ -66,9 +66,7 @@ def test_math_in_a_title_is_mathml_where_html_goes_and_text_elsewhere(kitchen: P
     assert f'<meta property="og:title" content="{text}">' in page
     assert "static/css/fonts.css" in page  # the math font, for the title alone
     assert f"2026, February 1). {text}. Kitchen" in html.unescape(page)  # APA: text
-    assert (
-        "title  = {A post with its own files, $\\Lambda$-returns and $\\sqrt{d_k}$}" in page
-    )
+    assert "title  = {A post with its own files, $\\Lambda$-returns and $\\sqrt{d_k}$}" in page
     listing = (kitchen / "index.html").read_text(encoding="utf-8")
     assert 'A post with its own files, <math xmlns="http://www.w3.org/1998/Math/MathML">' in listing
     assert "static/css/fonts.css" in listing

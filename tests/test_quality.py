@@ -28,7 +28,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.browser import ARTIFACTS, chromium, load, load_quietly, require_chromium
-from tests.conftest import ROOT, Sites
+from tests.conftest import ROOT, SITES, Sites
 
 pytestmark = pytest.mark.browser
 
@@ -132,6 +132,32 @@ def test_axe_finds_no_violations(site: Site, scheme: str) -> None:
                         .violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
                             nodes: v.nodes.map(n => n.target.join(' ') + ': '
                                                     + n.failureSummary)}))"""
+                )
+                if violations:
+                    found[f"{path or 'index'} @{width}"] = violations
+                assert errors == [], (path, errors)
+    assert not found, json.dumps(found, indent=1, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_on_a_researchers_home_and_publications(sites: Sites, scheme: str) -> None:
+    """The profile, the selected papers and the publications page (tests/sites/researcher),
+    every disclosure opened, as narrow and wide screens show them."""
+    if not AXE.exists():
+        pytest.skip("axe-core is not installed: run `npm ci`")
+    url = sites.served(SITES / "researcher")
+    found = {}
+    for width in (375, 1280):
+        options = {"viewport": {"width": width, "height": 900}, "color_scheme": scheme}
+        with chromium(**options) as context:
+            for path in ("", "publications/"):
+                page, errors, _ = open_page(context, url + path)
+                page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+                page.add_script_tag(path=str(AXE))
+                violations = page.evaluate(
+                    """async () => (await axe.run(document, {resultTypes: ['violations']}))
+                        .violations.map(v => ({id: v.id, help: v.help,
+                            nodes: v.nodes.map(n => n.target.join(' '))}))"""
                 )
                 if violations:
                     found[f"{path or 'index'} @{width}"] = violations

@@ -260,7 +260,7 @@ def check(written: Path, shown: Path | str, macros: dict[str, str], notes: PostN
     formulas that do not convert."""
     from site_builder import bibliography, kinds
     from site_builder.config import SiteConfig
-    from site_builder.content import parse_post
+    from site_builder.frontmatter import parse_post
     from site_builder.markdown import MarkdownContext, render
     from site_builder.notebooks import load_notebook
 
@@ -284,7 +284,7 @@ def check(written: Path, shown: Path | str, macros: dict[str, str], notes: PostN
             prerendered=source.blocks,
             files=source.files_map,
         )
-        render(post.body, ctx)
+        render(post.body or "", ctx)
         errors: list[BuildError] = []
     except BuildErrors as exc:
         errors = exc.errors

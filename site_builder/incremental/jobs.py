@@ -9,7 +9,6 @@ post's HTML, which keeps its memory flat as the site grows.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,16 +19,17 @@ from site_builder.errors import BuildError, BuildErrors
 from site_builder.incremental import cached
 from site_builder.incremental.cache import Cache
 from site_builder.incremental.entries import dump_entry
-from site_builder.markdown import Rendered
+from site_builder.markdown import Rendered, Summary
 from site_builder.routes import SourceRoute
-from site_builder.writer import OutputEntry
+from site_builder.writer import OutputEntry, Stage
 
 
 @dataclass(frozen=True)
 class PostSummary:
-    """A rendered post without its HTML: what listings, feeds and the font need."""
+    """What the main process keeps of a render: the listings' summary and the characters
+    the math font must draw."""
 
-    rendered: Rendered  # html, notes_html and files emptied
+    summary: Summary
     math_chars: str  # sorted, one string: a frozenset of 1-char strings is slow to unpickle
 
 
@@ -90,24 +90,11 @@ def warm_up() -> None:
 
 
 def summarise(rendered: Rendered) -> PostSummary:
-    """The post without its bodies, headings, fragments and most links: what listings, the
-    font and the check of links between posts need. Its formulas are all among the
-    fragments (much less to scan than the page)."""
+    """What the main process keeps of a render. Its formulas are all among the fragments
+    (much less to scan than the page)."""
     formulas = [html for key, html in rendered.fragments.items() if key[0] == "math"]
-    bare = dataclasses.replace(
-        rendered,
-        html="",
-        notes_html="",
-        references_html="",
-        files=(),
-        fragments={},
-        links=tuple(link for link in rendered.links if link.startswith("../")),  # other posts
-        headings=(),
-    )
-    return PostSummary(
-        rendered=bare,
-        math_chars="".join(sorted(fonts.math_characters(formulas))),
-    )
+    chars = "".join(sorted(fonts.math_characters(formulas)))
+    return PostSummary(rendered.summary(), chars)
 
 
 def cached_render(job: PostJob, config: SiteConfig, cache: Cache) -> tuple[Rendered, bool]:
@@ -120,10 +107,10 @@ def cached_render(job: PostJob, config: SiteConfig, cache: Cache) -> tuple[Rende
         return rendered, False
     last = cache.state.get_render(job.last_render_key) if job.last_render_key else None
     memo = last.fragments if isinstance(last, Rendered) else None
-    source, text = content.reload(job.route.source, config)
+    source, body, text = content.reload(job.route.source, config)
     runners = cached.widget_runners(config, cache), cached.plot_runner(source, config, cache)
     memo = memo if isinstance(memo, dict) else None
-    rendered = render.render_markdown(source.body, job.inputs, config.root, memo, runners, text)
+    rendered = render.render_markdown(body, job.inputs, config.root, memo, runners, text)
     return rendered, True
 
 
@@ -176,10 +163,8 @@ def run_job(job: PostJob) -> PostResult:
 def _write(
     state: WorkerState, rel: str, data: bytes, key: str, owner: str
 ) -> tuple[str, OutputEntry]:
-    # The stage is a new, empty directory: no old file (or hard link) can be in the way.
+    """Into the build's stage, through the writer (the main process records the entry with
+    ``Output.record``, which holds it to the route table)."""
     assert state.stage_root is not None, "jobs come with the stage they write into"
-    target = state.stage_root / rel
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(data)
-    stat = target.stat()
-    return rel, OutputEntry(key, stat.st_size, stat.st_mtime_ns, owner)
+    entry = Stage(state.stage_root).write(rel, data)
+    return rel, OutputEntry(key, entry.size, entry.mtime_ns, owner)

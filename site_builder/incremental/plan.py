@@ -119,6 +119,7 @@ def group_keys(
         *(f"{front_matter(post.source)}{post.reading_minutes}" for post in site.posts),
         *(front_matter(page.source) for page in site.pages),
         repr(site.menu),
+        repr(site.publications),  # what the home page and publications/ show of the .bib
         *(job.render_key for job in jobs if job.route.kind is kinds.HOME),
     )
     posts = [job for job in jobs if job.route.kind.dated]

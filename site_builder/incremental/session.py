@@ -25,7 +25,7 @@ from site_builder.incremental.plan import group_keys, plan_jobs
 from site_builder.incremental.state import LastBuild
 from site_builder.incremental.workers import Workers
 from site_builder.markdown import Rendered
-from site_builder.model import Post, Site, make_post
+from site_builder.model import Listed, Site, make_listed
 from site_builder.writer import Output, OutputEntry
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class RenderedPosts:
-    posts: list[Post]  # newest first; each ``rendered`` without its HTML (see PostSummary)
+    posts: list[Listed]  # every source's record and summary
     warnings: list[BuildWarning]
     errors: list[BuildError]
     count: int  # posts rendered in this build, not reused
@@ -94,9 +94,16 @@ class Session:
         return self.previous.outputs
 
     def render_posts(
-        self, planned: routes.Routes, output: Output, progress: Callable[[int, int], None] | None
+        self,
+        planned: routes.Routes,
+        output: Output,
+        progress: Callable[[int, int], None] | None,
+        more_math: tuple[str, ...] = (),
     ) -> RenderedPosts:
-        """Every post's page and files in ``output``: reused, or rendered on the workers."""
+        """Every source's page and the files its render made, in ``output``: reused, or
+        rendered on the workers.
+        ``more_math`` is formulas' HTML drawn elsewhere (the publications): the math font
+        holds their characters too."""
         self.jobs, self.plan_context = plan_jobs(planned, self.config, self.previous, self.cache)
         self.job_of = {_id(job.route.source): job for job in self.jobs}
         self.static = planned.static
@@ -124,17 +131,17 @@ class Session:
             warning
             for job in self.jobs
             if _id(job.route.source) in self.summaries
-            for warning in self.summaries[_id(job.route.source)].rendered.warnings
+            for warning in self.summaries[_id(job.route.source)].summary.warnings
         ]
-        self.chars = self._math_chars()  # known now, and read by the font, keys and assets
+        self.chars = self._math_chars() | fonts.math_characters(more_math)  # font, keys, assets
         if not errors:
             self._font = self._start_font()
-        posts = []
-        for job in self.jobs if not errors else []:
-            for rel, file in job.route.bundle:
-                output.copy(job.route.path + rel, file)
-            summary = self.summaries[_id(job.route.source)]
-            posts.append(make_post(job.route.source, summary.rendered, self.config))
+        posts = [
+            make_listed(
+                job.route.source, self.summaries[_id(job.route.source)].summary, self.config
+            )
+            for job in (self.jobs if not errors else [])
+        ]
         return RenderedPosts(posts, warnings, errors, len(pending))
 
     def _reuse(self, job: PostJob, output: Output) -> bool:
@@ -158,17 +165,17 @@ class Session:
         self.summaries[_id(job.route.source)] = summary
         return True
 
-    def full_rendered(self, post: Post) -> Rendered:
+    def full_rendered(self, post: Listed) -> Rendered:
         """A post's whole :class:`Rendered` (the feed and search need its HTML): from this
         build, the store, or (the store lost it) rendered again."""
         job = self.job_of[_id(post.source)]
         found = self.full.get(_id(post.source)) or self.cache.state.get_render(job.render_key)
         if isinstance(found, Rendered):
             return found
-        source, text = content.reload(post.source, self.config)
+        source, body, text = content.reload(post.source, self.config)
         runners = render.uncached_runners(source, self.config)
         root = self.config.root
-        return render.render_markdown(source.body, job.inputs, root, None, runners, text)
+        return render.render_markdown(body, job.inputs, root, None, runners, text)
 
     def environment(self, site: Site) -> Any:
         return cached.environment(self.config, self.cache, site)
@@ -234,7 +241,7 @@ class Session:
             output.keep(rel)
         return True
 
-    def post_key(self, post: Post) -> str:
+    def post_key(self, post: Listed) -> str:
         """What a post's rendered text was made from (its render key)."""
         return self.job_of[_id(post.source)].render_key
 

@@ -139,6 +139,24 @@ class Rendered:
     def reading_minutes(self) -> int:
         return max(1, ceil(self.words / WORDS_PER_MINUTE))
 
+    def summary(self) -> Summary:
+        return Summary(
+            self.reading_minutes,
+            self.warnings,
+            tuple(link for link in self.links if link.startswith("../")),
+        )
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What listings and checks need of a render, without its bodies: the site model holds
+    this for every post (a thousand posts' HTML would be most of a build's memory), and
+    the few pages that show a body (the feed, the home text) ask for it whole."""
+
+    reading_minutes: int
+    warnings: tuple[BuildWarning, ...]
+    links: tuple[str, ...]  # to other posts (``../slug/``): ``routes.links_to_missing_posts``
+
 
 def __getattr__(name: str) -> Any:
     """``render`` and ``create_parser`` load markdown-it, Pygments and math-core on first
