@@ -116,7 +116,8 @@ check: $(STAMP)
 docs: $(STAMP)
 	$(BIN)/site-builder -C docs build
 
-# Timings on a generated corpus: BENCH_POSTS (1000), BENCH_LARGE (5000), BENCH_RUNS (3).
+# Timings on a generated corpus: BENCH_POSTS (1000), BENCH_NOTEBOOKS (100), BENCH_LARGE (5000),
+# BENCH_RUNS (3).
 bench: $(STAMP)
 	$(BIN)/python -m bench.run
 

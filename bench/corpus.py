@@ -5,7 +5,11 @@ inline and 2 display equations, two 12-line Python code blocks, a 4-row table
 with math and two footnotes. The same N always gives the same bytes, so runs
 are comparable.
 
-    python -m bench.corpus DEST --posts 1000
+Optionally (``notebooks``) N notebook posts, ``nb-00000.ipynb`` and on
+(``bench.notebook``), and the two pages-kind sources, an About page and the home
+text (``pages``).
+
+    python -m bench.corpus DEST --posts 1000 [--notebooks 100] [--pages]
 """
 
 from __future__ import annotations
@@ -15,84 +19,9 @@ import random
 import shutil
 from pathlib import Path
 
+from bench.text import CODE, DISPLAY, INLINE, TAGS, WORDS, paragraph, sentence
+
 ROOT = Path(__file__).resolve().parent.parent
-
-_WORD_TEXT = (
-    "the model attention layer token query key value gradient loss training step "
-    "batch weight bias vector matrix softmax temperature entropy distribution sample "
-    "head residual stream norm scale variance mean optimizer learning rate schedule "
-    "warmup decay sequence position embedding context window memory kernel fused "
-    "compute throughput latency parameter width depth activation feature probe "
-    "circuit induction copy previous signal noise estimate bound proof lemma"
-)
-WORDS = _WORD_TEXT.split()
-TAGS = [
-    "attention",
-    "optimization",
-    "theory",
-    "scaling",
-    "interpretability",
-    "kernels",
-    "probability",
-    "training",
-    "inference",
-    "notes",
-]
-INLINE = [
-    r"\sqrt{d}",
-    r"\operatorname{softmax}(x)_i",
-    r"q^\top k",
-    r"\mathbb{E}[X]",
-    r"\log_2 7 \approx 2.81",
-    r"\tau \to 0",
-    r"O(n^2)",
-    r"\sum_{t=1}^{d} x_t",
-    r"\alpha + \beta",
-    r"x \in \mathbb{R}^{n \times d}",
-    r"\nabla_\theta L",
-    r"-\infty",
-    r"\frac{1}{\sqrt{d}}",
-    r"W_Q x_i",
-    r"\lambda_{\max}",
-    r"p(y \mid x)",
-]
-DISPLAY = [
-    r"\operatorname{Attention}(Q, K, V) = "
-    r"\operatorname{softmax}\!\left(\frac{QK^\top}{\sqrt{d}} + M\right) V",
-    r"\operatorname{Var}(q^\top k) = \sum_{t=1}^{d} \operatorname{Var}(q_t k_t) = d",
-    r"H(p) = -\sum_{i=1}^{n} p_i \log_2 p_i",
-    r"\theta_{t+1} = \theta_t - \eta \nabla_\theta L(\theta_t)",
-    r"\begin{aligned} m_t &= \beta_1 m_{t-1} + (1 - \beta_1) g_t \\ "
-    r"v_t &= \beta_2 v_{t-1} + (1 - \beta_2) g_t^2 \end{aligned}",
-]
-CODE = '''def step(params, grads, lr={lr}):
-    """One plain gradient step, written for reading."""
-    out = {{}}
-    for name, value in params.items():
-        g = grads[name]
-        if g is None:
-            out[name] = value
-            continue
-        out[name] = value - lr * g
-    total = sum(float((g ** 2).sum()) for g in grads.values() if g is not None)
-    print(f"step {{total:.3f}} over {{len(out)}} tensors")
-    return out
-'''
-
-
-def sentence(rng: random.Random, length: int) -> str:
-    words = [rng.choice(WORDS) for _ in range(length)]
-    return " ".join(words).capitalize() + "."
-
-
-def paragraph(rng: random.Random, inline: list[str]) -> str:
-    parts = []
-    for _ in range(5):
-        text = sentence(rng, rng.randint(12, 22))
-        if inline:
-            text = text[:-1] + f" with ${inline.pop()}$."
-        parts.append(text)
-    return " ".join(parts)
 
 
 def post(index: int) -> str:
@@ -158,20 +87,60 @@ def post(index: int) -> str:
     return "\n".join(body)
 
 
-def make_corpus(dest: Path, posts: int) -> Path:
-    """Write a complete site (site.yaml, theme, N posts) into ``dest``."""
+ABOUT = r"""---
+title: About
+description: What this site is and how its pages are made.
+menu: true
+---
+
+Notes on machine learning with the mathematics typeset, such as the softmax,
+
+$$
+\operatorname{softmax}(z)_i = \frac{e^{z_i}}{\sum_{j=1}^{n} e^{z_j}},
+$$
+
+followed until every symbol has earned its place.[^built]
+
+[Each formula is MathML, drawn in a math font made for it.]{.aside}
+
+[^built]: Plain HTML and CSS, built ahead of time.
+"""
+HOME = r"""---
+title: Bench
+---
+
+Words above the recent posts, with a formula: $\mathbb{E}[X]$.
+"""
+
+
+def make_corpus(
+    dest: Path, posts: int, notebooks: int = 0, pages: bool = False, theme: Path = ROOT
+) -> Path:
+    """Write a complete site into ``dest``: site.yaml, the theme (``theme``'s templates,
+    static files and fonts), N posts, ``notebooks`` notebook posts and, with ``pages``, an
+    About page and the home text (kinds a checkout before pages existed does not read)."""
     if dest.exists():
         shutil.rmtree(dest)
     (dest / "content" / "posts").mkdir(parents=True)
     for name in ("templates", "static", "fonts"):
-        if (ROOT / name).is_dir():
-            shutil.copytree(ROOT / name, dest / name)
+        if (theme / name).is_dir():
+            shutil.copytree(theme / name, dest / name)
     (dest / "site.yaml").write_text(
         "title: Bench\nauthor: Ada Lovelace\nbase_url: https://example.org/\n", encoding="utf-8"
     )
     for index in range(posts):
         path = dest / "content" / "posts" / f"post-{index:05d}.md"
         path.write_text(post(index), encoding="utf-8")
+    if notebooks:
+        from bench.notebook import notebook  # nbformat: only when notebooks are asked for
+
+        for index in range(notebooks):
+            path = dest / "content" / "posts" / f"nb-{index:05d}.ipynb"
+            path.write_text(notebook(index), encoding="utf-8")
+    if pages:
+        (dest / "content" / "pages").mkdir()
+        (dest / "content" / "pages" / "about.md").write_text(ABOUT, encoding="utf-8")
+        (dest / "content" / "index.md").write_text(HOME, encoding="utf-8")
     return dest
 
 
@@ -179,8 +148,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("dest", type=Path)
     parser.add_argument("--posts", type=int, default=1000)
+    parser.add_argument("--notebooks", type=int, default=0)
+    parser.add_argument("--pages", action="store_true")
     args = parser.parse_args()
-    make_corpus(args.dest, args.posts)
+    make_corpus(args.dest, args.posts, args.notebooks, args.pages)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,11 @@ maximum RSS (the build or one of its workers). The floor, the same Markdown
 through the bare libraries, is measured in the same run and the build is
 reported as a ratio to it, because this machine is noisy (±25%).
 
-    python -m bench.run [--posts 1000] [--large 5000] [--runs 3]
+The corpus has an About page and the home text too. A second corpus adds N
+notebook posts: its cold builds alternate with the first's, and each pair's
+difference over N is a notebook post's cost.
+
+    python -m bench.run [--posts 1000] [--notebooks 100] [--large 5000] [--runs 3]
 """
 
 from __future__ import annotations
@@ -30,24 +34,32 @@ from typing import Any
 
 from bench import floor, hugo
 from bench.corpus import ROOT, make_corpus, post
+from bench.notebook import edited
 
 MEASURE = """
 import json, resource, subprocess, sys, time
 started = time.perf_counter()
 done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)
 seconds = time.perf_counter() - started
-peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-print(json.dumps({"seconds": seconds, "peak_mb": peak, "status": done.returncode}))
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+cpu = usage.ru_utime + usage.ru_stime
+peak = usage.ru_maxrss / 1024
+print(json.dumps({"seconds": seconds, "cpu": cpu, "peak_mb": peak, "status": done.returncode}))
 """
 
 
-def timed_build(site: Path, *extra: str) -> dict[str, float]:
-    """Run one build in a fresh process; wall seconds and peak RSS of the largest process."""
+def timed_build(
+    site: Path, *extra: str, python: str = sys.executable, checkout: Path = ROOT
+) -> dict[str, float]:
+    """Run one build in a fresh process; wall seconds, CPU seconds (all its processes, the
+    workers' too) and peak RSS of the largest process.
+    ``python -m site_builder`` runs in ``checkout``, whose package it then imports first
+    (``bench.compare`` times another checkout with its own venv's ``python``)."""
     command = [
         sys.executable,
         "-c",
         MEASURE,
-        sys.executable,
+        python,
         "-m",
         "site_builder",
         "-C",
@@ -56,14 +68,14 @@ def timed_build(site: Path, *extra: str) -> dict[str, float]:
         "--quiet",
         *extra,
     ]
-    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    done = subprocess.run(command, capture_output=True, text=True, check=True, cwd=checkout)
     result: dict[str, float] = json.loads(done.stdout)
     if result["status"] != 0:
         raise SystemExit(f"build failed in {site}")
     return result
 
 
-def median_of(runs: int, prepare: Callable[[], None], site: Path) -> dict[str, Any]:
+def median_of(runs: int, prepare: Callable[[], object], site: Path) -> dict[str, Any]:
     samples = []
     for _ in range(runs):
         prepare()
@@ -189,6 +201,43 @@ def serve_reload(site: Path, victim: Path, original: str, runs: int) -> dict[str
     return {"seconds": statistics.median(samples), "peak_mb": float("nan")}
 
 
+def notebook_scenarios(
+    plain: Path, site: Path, notebooks: int, runs: int
+) -> tuple[list[float], dict[str, dict[str, Any]]]:
+    """Cold builds of ``plain`` and of ``site`` (the same corpus and ``notebooks`` notebook
+    posts) in turn, each pair's difference over N; then the no-op and a one-cell edit of
+    ``site``."""
+    cold: dict[Path, list[dict[str, float]]] = {plain: [], site: []}
+    for _ in range(runs):
+        for corpus in (plain, site):
+            shutil.rmtree(corpus / "public", ignore_errors=True)
+            shutil.rmtree(corpus / ".cache", ignore_errors=True)
+            cold[corpus].append(timed_build(corpus))
+    costs = [
+        (with_["seconds"] - without["seconds"]) / notebooks
+        for without, with_ in zip(cold[plain], cold[site], strict=True)
+    ]
+    results = {
+        f"cold, {name}": {
+            "seconds": statistics.median(s["seconds"] for s in cold[corpus]),
+            "peak_mb": max(s["peak_mb"] for s in cold[corpus]),
+        }
+        for name, corpus in (("no notebooks", plain), (f"{notebooks} notebooks", site))
+    }
+    victim = site / "content" / "posts" / "nb-00000.ipynb"
+    original = victim.read_text(encoding="utf-8")
+    counter = iter(range(10**6))
+    timed_build(site)
+    results["no-op, notebooks"] = median_of(runs, lambda: None, site)
+    results["one-cell edit"] = median_of(
+        runs,
+        lambda: victim.write_text(edited(original, f"An edit, number {next(counter)}."), "utf-8"),
+        site,
+    )
+    victim.write_text(original, encoding="utf-8")
+    return costs, results
+
+
 def table(n: int, results: dict[str, dict[str, Any]], floor_2: float) -> str:
     lines = [
         f"{'scenario':<22} {'wall s':>8} {'ms/post':>8} {'peak MB':>8} {'vs floor(2)':>12}",
@@ -207,6 +256,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--posts", type=int, default=int(os.environ.get("BENCH_POSTS", 1000)))
     parser.add_argument(
+        "--notebooks",
+        type=int,
+        default=int(os.environ.get("BENCH_NOTEBOOKS", 100)),
+        help="notebook posts added to a second corpus, for their cost (0 to skip)",
+    )
+    parser.add_argument(
         "--large",
         type=int,
         default=int(os.environ.get("BENCH_LARGE", 5000)),
@@ -219,7 +274,7 @@ def main() -> None:
     # run, which never writes it where PYTHONDONTWRITEBYTECODE is set (as on this machine).
     compileall.compile_dir(ROOT / "site_builder", quiet=1)
     with tempfile.TemporaryDirectory(prefix="site-bench-") as tmp:
-        site = make_corpus(Path(tmp) / "site", args.posts)
+        site = make_corpus(Path(tmp) / "site", args.posts, pages=True)
         files = sorted((site / "content" / "posts").glob("*.md"))
         floor_1 = statistics.median(floor.run(files, 1) for _ in range(args.runs))
         floor_samples: list[float] = []
@@ -250,6 +305,19 @@ def main() -> None:
             print(f"{name}: {results[name]['seconds']:.2f} s (target <= 0.3 s)")
         reload = results["serve: edit to reload"]["seconds"]
         print(f"serve, edit to reload event: {reload:.2f} s (target <= 0.5 s)")
+
+        if args.notebooks:
+            with_notebooks = make_corpus(
+                Path(tmp) / "notebooks", args.posts, args.notebooks, pages=True
+            )
+            costs, nb_results = notebook_scenarios(site, with_notebooks, args.notebooks, args.runs)
+            each = ", ".join(f"{1000 * c:.1f}" for c in costs)
+            print(
+                f"\n{args.notebooks} notebook posts added, cold: "
+                f"{1000 * statistics.median(costs):.1f} ms a notebook post "
+                f"(median of the interleaved pairs' differences / N: {each})"
+            )
+            print(table(args.posts + args.notebooks, nb_results, floor_2))
 
         if args.large:
             big = make_corpus(Path(tmp) / "large", args.large)
