@@ -146,9 +146,10 @@ def run_job(job: PostJob) -> PostResult:
     path, outputs = job.route.path, []
     if html is not None:
         outputs.append(_write(state, path + "index.html", html.encode(), job.page_key, owner))
+    extra = render.post_files(state.config, job.route, rendered) if html is not None else []
     for name, data in rendered.files:
         outputs.append(_write(state, path + name, data, job.render_key, owner))
-    for name, data in render.post_files(state.config, job.route, rendered):
+    for name, data in extra:  # a page's own extra files: none for text drawn elsewhere
         outputs.append(_write(state, path + name, data, job.page_key, owner))
     return PostResult(
         source=owner,

@@ -87,7 +87,7 @@ def _raw_cell(cells: list[Any], rel: Path) -> FrontMatter | None:
 
     text = "\n".join(lines[1:end])
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f", line {mark.line + 2}" if mark is not None else ""
@@ -147,7 +147,9 @@ def _fastpages(cells: list[Any]) -> FrontMatter | None:
         elif item:
             key, value = item.groups()
             try:
-                data[key] = yaml.safe_load(f"{key}: {value}")[key]
+                data[key] = yaml.load(
+                    f"{key}: {value}", Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+                )[key]
             except (yaml.YAMLError, TypeError):
                 data[key] = value.strip()
             origins[key] = (index, number)

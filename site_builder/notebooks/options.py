@@ -123,7 +123,11 @@ def _read_options(lines: list[str]) -> tuple[dict[str, Any], str | None]:
             yaml_lines.append(line)
         # other bare words (nbdev's ``export``, ``exporti``) only steer nbdev itself
     try:
-        data = yaml.safe_load("\n".join(yaml_lines)) if yaml_lines else {}
+        data = (
+            yaml.load("\n".join(yaml_lines), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+            if yaml_lines
+            else {}
+        )
     except yaml.YAMLError as exc:
         return found, f"cell options are not YAML ({str(exc).splitlines()[0]})"
     if isinstance(data, dict):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 from site_builder.bibliography import _live_url
 from site_builder.errors import BuildWarning, Location
@@ -91,5 +92,5 @@ def _site_file(value: str, root: Path) -> tuple[str, str]:
         return "", f"'{value}' must name a file under static/, without '..'"
     for candidate in (path, f"pdf/{path}"):
         if (root / "static" / candidate).is_file():
-            return f"static/{candidate}", ""
+            return quote(f"static/{candidate}"), ""  # al-folio's file names hold spaces
     return "", f"'{value}' is not a file under static/ (nor static/pdf/): no button for it"
