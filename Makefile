@@ -52,7 +52,7 @@ endif
 QUIETLY = quietly() { log=$$(mktemp); if "$$@" >"$$log" 2>&1; then rm -f "$$log"; \
 	else status=$$?; cat "$$log" >&2; rm -f "$$log"; return $$status; fi; }; quietly
 
-.PHONY: build test test-fast test-torch lint-workflows serve check docs bench fuzz lint clean
+.PHONY: build test test-fast test-torch test-notebooks lint-workflows serve check docs bench fuzz lint clean
 
 # A site whose posts draw plots (plot="plots.py:f") needs Matplotlib, the `plots` extra.
 PLOTS_EXTRA := $(if $(shell grep -rlsI --include='*.md' 'plot=' content 2>/dev/null),[plots])
@@ -97,6 +97,17 @@ test: $(TEST_STAMP) lint-workflows
 # The edit loop: everything but the browser tests (Chromium, Lighthouse, axe).
 test-fast: $(TEST_STAMP)
 	$(PYTEST) -m "not browser"
+
+# Notebooks run at build time (`execute: true`): the `notebooks` extra (nbclient, ipykernel)
+# and the tests that start a kernel, which `make test` skips without it.
+NOTEBOOKS_STAMP := $(VENV)/.installed-notebooks
+$(NOTEBOOKS_STAMP): $(TEST_STAMP) pyproject.toml
+	@echo "Installing the notebooks extra (nbclient, ipykernel) into $(VENV)"
+	@$(QUIETLY) $(INSTALL) -e '.[notebooks]'
+	@touch $@
+
+test-notebooks: $(NOTEBOOKS_STAMP)
+	$(BIN)/pytest -q tests/test_notebooks_exec.py
 
 # The live torch comparison (and a check that torch still reproduces the recording).
 test-torch: $(TORCH_STAMP)
