@@ -31,7 +31,7 @@ def test_the_corpus_renders_notebook_outputs_and_pages(tmp_path: Path) -> None:
     page = site / "public/posts/nb-00001"
     html = (page / "index.html").read_text(encoding="utf-8")
     assert '<table class="dataframe">' in html
-    assert '<pre class="nb-stream nb-stdout">step ' in html
+    assert '<pre class="nb-stream nb-stdout" tabindex="0">step ' in html
     assert html.count("<math") > 12
     assert "<style" not in html.split("<body", 1)[1]  # pandas' style is sanitised away
     [image] = page.glob("*.png")

@@ -24,7 +24,7 @@ def test_execute_true_replaces_stored_outputs(tmp_path: Path) -> None:
     source = loads_notebook(notebook_json(spec), Path("p.ipynb"), cwd=tmp_path)
     assert source.execute
     assert [html for html in source.blocks.values() if "nb-stdout" in html] == [
-        '<pre class="nb-stream nb-stdout">42</pre>'
+        '<pre class="nb-stream nb-stdout" tabindex="0">42</pre>'
     ]
 
 
@@ -88,7 +88,7 @@ def test_a_site_runs_its_notebooks_once_and_stops_at_a_raising_cell(
     post.write_text(notebook_json(spec))
     assert main(["-C", str(site), "build", "-q"]) == 0
     assert (
-        '<pre class="nb-stream nb-stdout">42</pre>'
+        '<pre class="nb-stream nb-stdout" tabindex="0">42</pre>'
         in (site / "public/posts/run/index.html").read_text()
     )
     runs = list((site / ".cache" / "notebook-runs").glob("*.ipynb"))

@@ -139,19 +139,20 @@ def test_axe_finds_no_violations(site: Site, scheme: str) -> None:
     assert not found, json.dumps(found, indent=1, ensure_ascii=False)
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_on_a_researchers_home_and_publications(sites: Sites, scheme: str) -> None:
+def test_axe_on_a_researchers_pages_and_a_notebook(sites: Sites) -> None:
     """The profile, the selected papers and the publications page (tests/sites/researcher),
-    every disclosure opened, as narrow and wide screens show them."""
+    and a notebook post's cells and outputs (tests/sites/notebooks), every disclosure
+    opened: narrow and dark, wide and light (the post's test above covers all four)."""
     if not AXE.exists():
         pytest.skip("axe-core is not installed: run `npm ci`")
-    url = sites.served(SITES / "researcher")
+    researcher = sites.served(SITES / "researcher")
+    notebook = sites.served(SITES / "notebooks") + "posts/kaggle-titanic/"
     found = {}
-    for width in (375, 1280):
+    for width, scheme in ((375, "dark"), (1280, "light")):
         options = {"viewport": {"width": width, "height": 900}, "color_scheme": scheme}
         with chromium(**options) as context:
-            for path in ("", "publications/"):
-                page, errors, _ = open_page(context, url + path)
+            for url in (researcher, researcher + "publications/", notebook):
+                page, errors, _ = open_page(context, url)
                 page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
                 page.add_script_tag(path=str(AXE))
                 violations = page.evaluate(
@@ -160,8 +161,8 @@ def test_axe_on_a_researchers_home_and_publications(sites: Sites, scheme: str) -
                             nodes: v.nodes.map(n => n.target.join(' '))}))"""
                 )
                 if violations:
-                    found[f"{path or 'index'} @{width}"] = violations
-                assert errors == [], (path, errors)
+                    found[f"{url} @{width} {scheme}"] = violations
+                assert errors == [], (url, errors)
     assert not found, json.dumps(found, indent=1, ensure_ascii=False)
 
 

@@ -74,14 +74,14 @@ def render_output(output: Any) -> Piece | None:
         traceback = "\n".join(text_of(line) for line in output.get("traceback") or [])
         if not traceback.strip():
             traceback = f"{output.get('ename', 'Error')}: {output.get('evalue', '')}"
-        return Piece("html", f'<pre class="nb-error">{ansi_to_html(traceback)}</pre>')
+        return Piece("html", f'<pre class="nb-error" tabindex="0">{ansi_to_html(traceback)}</pre>')
     if kind in ("execute_result", "display_data"):
         return _rich(output.get("data") or {}, output.get("metadata") or {})
     return None
 
 
 def stream_html(name: str, text: str) -> str:
-    return f'<pre class="nb-stream nb-{name}">{ansi_to_html(text.rstrip(chr(10)))}</pre>'
+    return f'<pre class="nb-stream nb-{name}" tabindex="0">{ansi_to_html(text.rstrip(chr(10)))}</pre>'
 
 
 def _rich(data: dict[str, Any], metadata: dict[str, Any]) -> Piece | None:
@@ -95,13 +95,13 @@ def _rich(data: dict[str, Any], metadata: dict[str, Any]) -> Piece | None:
         if mime == "text/html":
             cleaned = sanitize_html(text)
             if is_visible(cleaned):  # else: drawn by a script; show the next one
-                return Piece("html", f'<div class="nb-html">\n{cleaned}\n</div>')
+                return Piece("html", f'<div class="nb-html" tabindex="0">\n{cleaned}\n</div>')
         elif mime == "text/markdown":
             return Piece("markdown", text) if text.strip() else None
         elif mime == "text/latex":
             return Piece("markdown", latex_markdown(text)) if text.strip() else None
         elif text.strip():
-            return Piece("html", f'<pre class="nb-result">{ansi_to_html(text)}</pre>')
+            return Piece("html", f'<pre class="nb-result" tabindex="0">{ansi_to_html(text)}</pre>')
     return None
 
 

@@ -37,6 +37,9 @@ _ATTRIBUTES = {
     "details": {"open"},
 }
 _VISIBLE = re.compile(r"<(?:img|table|svg|hr)\b|>[^<]*[^<\s]|^[^<]*[^<\s]", re.IGNORECASE)
+# A DataFrame's top-left corner is an empty header cell, which heads nothing: a screen
+# reader announces an unnamed header. It is an ordinary (empty) cell.
+_EMPTY_HEADER = re.compile(r"<th((?:\s[^>]*)?)>\s*</th>")
 _DATA_URL = re.compile(r"""\ssrc="data:[^"]*\"""")
 
 
@@ -58,7 +61,7 @@ def sanitize_html(html: str) -> str:
     """The HTML with only safe tags, attributes and URLs left. An ``<img>`` with a
     ``data:`` URL loses its source (the page has no base64), keeping its ``alt``."""
     cleaned: str = _cleaner().clean(html)  # type: ignore[attr-defined]
-    return _DATA_URL.sub("", cleaned).strip()
+    return _EMPTY_HEADER.sub(r"<td\1></td>", _DATA_URL.sub("", cleaned)).strip()
 
 
 def is_visible(html: str) -> bool:
