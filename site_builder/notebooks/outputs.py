@@ -81,7 +81,8 @@ def render_output(output: Any) -> Piece | None:
 
 
 def stream_html(name: str, text: str) -> str:
-    return f'<pre class="nb-stream nb-{name}" tabindex="0">{ansi_to_html(text.rstrip(chr(10)))}</pre>'
+    shown = ansi_to_html(text.rstrip("\n"))
+    return f'<pre class="nb-stream nb-{name}" tabindex="0">{shown}</pre>'
 
 
 def _rich(data: dict[str, Any], metadata: dict[str, Any]) -> Piece | None:
