@@ -32,8 +32,27 @@ MONTHS = (
 UNDATED = datetime.min.replace(tzinfo=UTC)  # sorts a page (no date) after every post
 
 
+class _FromSource:
+    """What a post or page shows of its record, the same whether it holds its whole render
+    (:class:`Post`) or its summary (:class:`Listed`)."""
+
+    source: SourcePost
+
+    @property
+    def date(self) -> datetime:
+        return _date_of(self.source)
+
+    @property
+    def title(self) -> str:
+        return self.source.title
+
+    @property
+    def slug(self) -> str:
+        return self.source.slug
+
+
 @dataclass(frozen=True)
-class Post:
+class Post(_FromSource):
     source: SourcePost
     rendered: Rendered
     path: str  # site-relative directory, e.g. "posts/attention/"
@@ -57,18 +76,6 @@ class Post:
         )
 
     @property
-    def date(self) -> datetime:
-        return _date_of(self.source)
-
-    @property
-    def title(self) -> str:
-        return self.source.title
-
-    @property
-    def slug(self) -> str:
-        return self.source.slug
-
-    @property
     def reading_minutes(self) -> int:
         return self.rendered.reading_minutes
 
@@ -87,7 +94,7 @@ class Post:
 
 
 @dataclass(frozen=True)
-class Listed:
+class Listed(_FromSource):
     """A post or page as the site model holds it: its record and its render's summary, no
     body. Listings, tags, the archive and the sitemap need no more; a page that shows a
     body makes a :class:`Post` from the whole render (``Session.full_rendered``)."""
@@ -96,18 +103,6 @@ class Listed:
     summary: Summary
     path: str  # site-relative directory, e.g. "posts/attention/"
     url: str
-
-    @property
-    def date(self) -> datetime:
-        return _date_of(self.source)
-
-    @property
-    def title(self) -> str:
-        return self.source.title
-
-    @property
-    def slug(self) -> str:
-        return self.source.slug
 
     @property
     def reading_minutes(self) -> int:
