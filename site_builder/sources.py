@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from site_builder.errors import BuildError, BuildWarning
 
@@ -82,3 +83,19 @@ def normalise_newlines(text: str) -> str:
     as "missing front matter" although it had some.
     """
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+def author_line(value: list[Any]) -> str:
+    """An author list as one line, ``A``, ``A and B`` or ``A, B and C``: Quarto's and
+    Distill's ``{name: A}`` (a name may be ``{given, family}``), Hugging Face's ``{user: A}``
+    and plain strings. Importers and notebooks bring such lists to the one ``author:``."""
+    names = []
+    for item in value:
+        name = (item.get("name") or item.get("user")) if isinstance(item, dict) else item
+        if isinstance(name, dict):
+            name = " ".join(str(name.get(k, "")) for k in ("given", "family")).strip()
+        if isinstance(name, str) and name.strip():
+            names.append(name.strip())
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]

@@ -24,6 +24,7 @@ from site_builder.frontmatter import KNOWN_KEYS
 from site_builder.importer import dates
 from site_builder.importer.report import PostNotes
 from site_builder.slug import slugify
+from site_builder.sources import author_line
 
 JEKYLL_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})-(.+)$")
 _DATETIME = re.compile(
@@ -212,14 +213,4 @@ def _authors(value: Any) -> str:
         value = [value]
     if not isinstance(value, list):
         return ""
-    names = []
-    for item in value:
-        # Hugging Face's blog: ``authors: [{user: handle, guest: true}]``.
-        name = (item.get("name") or item.get("user")) if isinstance(item, dict) else item
-        if isinstance(name, dict):  # Quarto: name: {given: A, family: B}
-            name = " ".join(str(name.get(k, "")) for k in ("given", "family")).strip()
-        if isinstance(name, str) and name.strip():
-            names.append(name.strip())
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return author_line(value)

@@ -28,6 +28,7 @@ from typing import Any
 from site_builder.errors import BuildError
 from site_builder.notebooks.reader import text_of
 from site_builder.slug import slugify
+from site_builder.sources import author_line
 
 DATED_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})-(.+)$")
 _US_DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
@@ -217,16 +218,7 @@ def _authors(value: Any) -> Any:
         value = [value]
     if not isinstance(value, list):
         return value
-    names = []
-    for item in value:
-        name = item.get("name") if isinstance(item, dict) else item
-        if isinstance(name, dict):
-            name = " ".join(str(name.get(k, "")) for k in ("given", "family")).strip()
-        if isinstance(name, str) and name.strip():
-            names.append(name.strip())
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return author_line(value)
 
 
 def _date(value: Any) -> Any:
