@@ -88,20 +88,27 @@ def find_sources(root: str | os.PathLike[str]) -> list[tuple[Kind, str, os.stat_
     return sorted(found, key=lambda item: item[1].split("/"))
 
 
-def _markdown_files(base: str, kind: Kind, rel: str = "") -> Iterator[tuple[str, os.stat_result]]:
-    """``<name>.md`` and ``<name>/index.md`` under ``base``; deeper too for nested kinds."""
+def _markdown_files(
+    base: str, kind: Kind, rel: str = "", seen: frozenset[str] = frozenset()
+) -> Iterator[tuple[str, os.stat_result]]:
+    """``<name>.md`` and ``<name>/index.md`` under ``base``; deeper too for nested kinds.
+    ``seen`` holds the real paths of the folders above: a symbolic link back up the tree
+    (``pages/loop -> ..``) is not followed round again."""
+    folder = os.path.join(base, rel)
     try:
-        entries = list(os.scandir(os.path.join(base, rel)))
-    except (FileNotFoundError, NotADirectoryError):
+        entries = list(os.scandir(folder))
+    except (FileNotFoundError, NotADirectoryError, PermissionError):
         return
+    seen = seen | {os.path.realpath(folder)}
     here = f"{kind.folder}/{rel}"
     index = "index" + kind.suffix
-    for entry in entries:
+    for entry in sorted(entries, key=lambda e: e.name):
         if entry.name.endswith(kind.suffix) and entry.is_file():
             yield f"{here}{entry.name}", entry.stat()
         elif entry.is_dir() and not entry.name.startswith("."):
             if kind.nested:
-                yield from _markdown_files(base, kind, f"{rel}{entry.name}/")
+                if os.path.realpath(entry.path) not in seen:
+                    yield from _markdown_files(base, kind, f"{rel}{entry.name}/", seen)
                 continue
             try:
                 stat = os.stat(os.path.join(entry.path, index))

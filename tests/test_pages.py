@@ -161,3 +161,10 @@ def test_menu_keys_on_a_post_are_a_warning(tmp_path: Path) -> None:
     assert any(
         "'menu' is for pages (content/pages/), not a post" in str(w) for w in result.warnings
     )
+
+
+def test_a_link_back_up_the_pages_tree_is_not_followed_forever(tmp_path: Path) -> None:
+    site = make_site(tmp_path / "site", PAGES)
+    (site / "content/pages/research/loop").symlink_to("..", target_is_directory=True)
+    build(load_config(site), site / "public")  # no RecursionError
+    assert (site / "public/research/old-work/index.html").is_file()
