@@ -61,12 +61,14 @@ class RenderInputs:
 
 
 def render_inputs(
-    route: SourceRoute, config: SiteConfig, bibliography_hash: Callable[[Path], str]
+    route: SourceRoute,
+    config: SiteConfig,
+    bibliography_of: Callable[[Path | None], tuple[Path | None, str]],
 ) -> RenderInputs:
-    """The render's inputs for ``route``. ``bibliography_hash`` hashes a .bib once for the
-    many posts that share it."""
+    """The render's inputs for ``route``. ``bibliography_of`` resolves a post's ``.bib``
+    (``bibliography.file_for``) and hashes it, once for the many posts that share it."""
     source = route.source
-    named = bibliography.file_for(source.bibliography, config.root)
+    named, bib_hash = bibliography_of(source.bibliography)
     fingerprints = {spec.name: spec.fingerprint for spec in config.widgets}
     return RenderInputs(
         path=source.path,
@@ -78,7 +80,7 @@ def render_inputs(
         math_errors=config.math_errors,
         bibliography=named,
         bibliography_line=source.bibliography_line,
-        bibliography_hash=bibliography_hash(named) if named else "",
+        bibliography_hash=bib_hash,
         resource_dir=source.bundle_dir.relative_to(config.root) if source.bundle_dir else None,
         bundle=tuple(_bundle_stamp(rel, file) for rel, file in route.bundle),
         widgets=tuple(f"{name}={fingerprints.get(name)}" for name in source.widgets),

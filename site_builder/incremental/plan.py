@@ -58,21 +58,22 @@ def plan_jobs(
     )
     same_context = context == previous.plan_context
 
-    hashed: dict[Path, str] = {}
+    found: dict[Path | None, tuple[Path | None, str]] = {}
 
-    def bib_hash(path: Path) -> str:
-        """Once a build for the many posts that share one .bib (never across builds: the
-        dev server's process outlives an edit)."""
-        if path not in hashed:
-            hashed[path] = _file_hash(path, config.root)
-        return hashed[path]
+    def bib(named: Path | None) -> tuple[Path | None, str]:
+        """A .bib resolved and hashed once a build for the many posts that share one (never
+        across builds: the dev server's process outlives an edit)."""
+        if named not in found:
+            path = bibliography.file_for(named, config.root)
+            found[named] = path, _file_hash(path, config.root) if path else ""
+        return found[named]
 
     jobs = []
     for index, route in enumerate(routes.sources):
         source = route.source
         path = source.path.as_posix()
         record = previous.records.get(path)
-        inputs = render.render_inputs(route, config, bib_hash)
+        inputs = render.render_inputs(route, config, bib)
         if (
             same_context
             and source.bundle_dir is None  # a folder post also depends on its other files
