@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from site_builder import assets, clock, content, feeds, pages, search, titles, widgets
 from site_builder.config import SiteConfig
@@ -29,9 +30,11 @@ from site_builder.frontmatter import SourcePost
 from site_builder.incremental.keys import hash_parts
 from site_builder.incremental.session import Session
 from site_builder.model import Listed, Site, build_site, make_post
-from site_builder.publications import Publications
 from site_builder.routes import Routes, links_to_missing_posts, plan_routes
 from site_builder.writer import Output, staged_output
+
+if TYPE_CHECKING:  # a site without publications never imports them
+    from site_builder.publications import Publications
 
 
 @dataclass(frozen=True)

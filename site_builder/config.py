@@ -12,14 +12,16 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from site_builder.errors import BuildError
 from site_builder.menu import MenuItem, parse_menu
-from site_builder.profile import Profile, load_profile
 from site_builder.widgets import WidgetSpec, discover
+
+if TYPE_CHECKING:
+    from site_builder.profile import Profile
 
 KNOWN_KEYS = {
     "title",
@@ -174,7 +176,11 @@ def load_config(root: Path, parse: Callable[[str, Path], Any] | None = None) -> 
     menu = data.get("menu")
     if menu is not None:
         menu = parse_menu(menu, path, _line_of(text, "menu"))
-    profile = load_profile(data["author"], text, root) if isinstance(data["author"], dict) else None
+    profile = None
+    if isinstance(data["author"], dict):  # the profile form: only such sites import it
+        from site_builder.profile import load_profile
+
+        profile = load_profile(data["author"], text, root)
     return SiteConfig(
         execute=execute,
         menu=menu,

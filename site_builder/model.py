@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from site_builder.cite_box import Citation, make_citation
@@ -19,8 +20,10 @@ from site_builder.frontmatter import SourcePost
 from site_builder.kinds import BY_NAME
 from site_builder.markdown import Rendered, Summary
 from site_builder.menu import MenuItem
-from site_builder.publications import Publications
 from site_builder.slug import tag_slug
+
+if TYPE_CHECKING:  # a site without publications never imports them
+    from site_builder.publications import Publications
 
 # English month names, not the locale's: output never depends on the machine.
 MONTHS = (
