@@ -121,12 +121,9 @@ def parse_text(
 ) -> tuple[SourcePost, list[BuildWarning]]:
     """``parse_post`` on a reader's text, its problems moved to where they were written (a
     notebook's cell); a converted source's render depends on more than its body."""
-    try:
+    with text.where_written():
         post, warnings = parse_post(text.text, rel, config, known, kind)
-    except BuildError as exc:
-        raise (text.relocate(exc) if text.relocate else exc) from None
-    if text.relocate_warning is not None:
-        warnings = [text.relocate_warning(warning) for warning in warnings]
+    warnings = text.warnings_where_written(warnings)
     if text.fingerprint:
         post = dataclasses.replace(post, body_hash=text.fingerprint)
     return post, warnings

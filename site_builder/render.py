@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from site_builder import bibliography, pages, plots, widgets
 from site_builder.config import SiteConfig
-from site_builder.errors import BuildError, BuildErrors
+from site_builder.errors import BuildError
 from site_builder.frontmatter import SourcePost
 from site_builder.markdown import MarkdownContext, Rendered
 from site_builder.model import make_post
@@ -117,18 +117,12 @@ def render_markdown(
         prerendered=text.blocks,
         files=dict(text.files),
     )
-    try:
+    with text.where_written():
         rendered = render(body, ctx)
-    except BuildErrors as exc:
-        if text.relocate is None:
-            raise
-        raise BuildErrors([text.relocate(e) for e in exc.errors], exc.warnings) from None
-    except BuildError as exc:
-        raise (text.relocate(exc) if text.relocate else exc) from None
-    if text.relocate_warning is not None:
-        warnings = tuple(text.relocate_warning(w) for w in rendered.warnings)
-        rendered = dataclasses.replace(rendered, warnings=warnings)
-    return rendered
+    if text.relocate_warning is None:
+        return rendered
+    warnings = tuple(text.warnings_where_written(rendered.warnings))
+    return dataclasses.replace(rendered, warnings=warnings)
 
 
 def uncached_runners(source: SourcePost, config: SiteConfig) -> Runners:

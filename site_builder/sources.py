@@ -7,13 +7,14 @@ characters), shared by the posts, their bibliographies and the importer.
 
 from __future__ import annotations
 
+import contextlib
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from site_builder.errors import BuildError, BuildWarning
+from site_builder.errors import BuildError, BuildErrors, BuildWarning
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,23 @@ class SourceText:
     # Moves a problem found at a line of ``text`` to where its author wrote it (a cell).
     relocate: Callable[[BuildError], BuildError] | None = None
     relocate_warning: Callable[[BuildWarning], BuildWarning] | None = None
+
+    @contextlib.contextmanager
+    def where_written(self) -> Iterator[None]:
+        """Problems raised inside (parsing its front matter, rendering its body) are moved to
+        where their author wrote them."""
+        try:
+            yield
+        except BuildErrors as exc:
+            if self.relocate is None:
+                raise
+            raise BuildErrors([self.relocate(e) for e in exc.errors], exc.warnings) from None
+        except BuildError as exc:
+            raise (self.relocate(exc) if self.relocate else exc) from None
+
+    def warnings_where_written(self, warnings: Iterable[BuildWarning]) -> list[BuildWarning]:
+        move = self.relocate_warning
+        return [move(w) for w in warnings] if move is not None else list(warnings)
 
 
 def read_source(file: Path, rel: Path) -> SourceText:
