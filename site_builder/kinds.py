@@ -116,14 +116,3 @@ def _markdown_files(
                 continue
             if S_ISREG(stat.st_mode):
                 yield f"{here}{entry.name}/{index}", stat
-
-
-def kind_of(rel: str) -> Kind:
-    """The kind of a source path (as ``find_sources`` gives it)."""
-    for kind in KINDS:
-        if kind.single and rel == f"{kind.folder}/{kind.single}":
-            return kind
-    for kind in KINDS:
-        if not kind.single and rel.startswith(kind.folder + "/") and rel.endswith(kind.suffix):
-            return kind
-    raise ValueError(f"{rel} is no kind's source")

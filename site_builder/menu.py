@@ -9,10 +9,10 @@ part of every page's key (``routes.SourceRoute.menu``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from site_builder.errors import BuildError
 
@@ -64,7 +64,7 @@ def parse_menu(data: object, path: Path, line: int | None) -> tuple[MenuItem, ..
 
 
 def site_menu(
-    config: SiteConfig, pages: Iterable[SourcePost], page_path: Any
+    config: SiteConfig, pages: Iterable[SourcePost], page_path: Callable[[SourcePost], str]
 ) -> tuple[MenuItem, ...]:
     """The menu every page shows: site.yaml's, else Posts, the ``menu: true`` pages,
     Publications (with ``publications:``), Tags, Archive, Feed and Search. ``page_path``
