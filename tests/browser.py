@@ -244,6 +244,7 @@ class Audit(NamedTuple):
     url: str
     form: str
     audits: tuple[str, ...] = ()  # only these audit ids (with the gathering they need)
+    cpu: float = 0  # Lighthouse's CPU slowdown multiplier; 0: the form's own (mobile 4x)
 
 
 def run_lighthouse(jobs: dict[str, Audit], tmp: Path) -> dict[str, Any]:
@@ -256,7 +257,13 @@ def run_lighthouse(jobs: dict[str, Audit], tmp: Path) -> dict[str, Any]:
     """
     tmp.mkdir(parents=True, exist_ok=True)
     specs = [
-        {"url": job.url, "form": job.form, "out": str(tmp / f"{name}.json"), "audits": job.audits}
+        {
+            "url": job.url,
+            "form": job.form,
+            "out": str(tmp / f"{name}.json"),
+            "audits": job.audits,
+            "cpu": job.cpu,
+        }
         for name, job in jobs.items()
     ]
     listing = tmp / "jobs.json"

@@ -2,8 +2,8 @@
 //
 //   node tests/lighthouse.mjs JOBS.json
 //
-// JOBS.json: [{"url": ..., "form": "mobile" | "desktop", "out": path, "audits": [ids]}]
-// (no audit ids: all of them).
+// JOBS.json: [{"url": ..., "form": "mobile" | "desktop", "out": path, "audits": [ids],
+// "cpu": multiplier}] (no audit ids: all of them; cpu 0: the form's own CPU slowdown).
 // Each report goes to its `out` as Lighthouse's JSON. What the CLI spent per audit on
 // starting Node and Chromium (about 4 s of its 11) is spent once; every run still opens a
 // fresh tab and clears the origin's storage and the browser's caches (Lighthouse's own
@@ -40,6 +40,9 @@ try {
       // The back/forward cache audit weighs nothing in any score, and its gatherer
       // navigates away and back (about 0.3 s an audit).
       ...(job.audits.length ? {onlyAudits: job.audits} : {skipAudits: ['bf-cache']}),
+      // Merged into the form's throttling settings, as the CLI's
+      // --throttling.cpuSlowdownMultiplier is.
+      ...(job.cpu ? {throttling: {cpuSlowdownMultiplier: job.cpu}} : {}),
     };
     const result = await lighthouse(job.url, flags, job.form === 'desktop' ? desktop : undefined);
     writeFileSync(job.out, result.report);
