@@ -196,3 +196,51 @@ def test_a_formula_that_will_not_convert_is_reported_at_the_imported_line_and_co
     assert "2 formulas in 1 post do not convert" in out.out
     assert "`math: {errors: show}`" in out.out
     assert "fine.md" not in out.err
+
+
+def test_macros_in_a_script_file_the_layout_loads(tmp_path: Path) -> None:
+    """KaTeX options in the site's own ``assets/js/katex.js`` (loaded by an include with
+    ``relative_url``) and MathJax's ``mathjax-config.js`` named by Quarto's header text
+    are the site's macros too; a vendored library is not read."""
+    old = tmp_path / "old"
+    (old / "_includes").mkdir(parents=True)
+    (old / "assets" / "js").mkdir(parents=True)
+    (old / "_posts").mkdir()
+    (old / "_includes" / "hemline.html").write_text(
+        "<script src=\"{{ '/assets/js/katex.min.js' | relative_url }}\"></script>\n"
+        "<script src=\"{{ '/assets/js/katex.js' | relative_url }}\"></script>\n"
+        '<script src="https://cdn.example.org/x.js"></script>\n'
+    )
+    (old / "assets" / "js" / "katex.js").write_text(
+        'options = {\n\t"macros":{\n\t\t"\\\\Eb":"\\\\mathbb{E}",\n'
+        '\t\t"\\\\parens":"\\\\left( #1 \\\\right)"\n\t}\n};\n'
+    )
+    (old / "assets" / "js" / "katex.min.js").write_text('x={macros:{"\\\\no":"1"}};')
+    (old / "_posts" / "2020-01-01-a.md").write_text(
+        "---\ntitle: A\n---\n\n$\\Eb \\parens{x}$\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content" / "posts")
+    assert yaml.safe_load((site / "site.yaml").read_text())["math"]["macros"] == {
+        "Eb": "\\mathbb{E}",
+        "parens": "\\left( #1 \\right)",
+    }
+    assert report.posts[0].failed == 0
+    quarto = tmp_path / "quarto"
+    (quarto / "posts").mkdir(parents=True)
+    (quarto / "_quarto.yml").write_text(
+        "project:\n  type: website\nformat:\n  html:\n    include-in-header:\n"
+        '      text: |\n        <script src="mathjax-config.js"></script>\n'
+    )
+    (quarto / "mathjax-config.js").write_text(
+        'MathJax = {\n  tex: {\n    macros: {\n      mean: "\\\\overline",\n'
+        '      T: "{\\\\textcolor{purple}{Y^{(1)}}}"\n    }\n  }\n};\n'
+    )
+    (quarto / "posts" / "p.qmd").write_text("---\ntitle: P\ndate: 2024-01-01\n---\n\n$\\mean Y$\n")
+    site = make_site(tmp_path / "site2", ROOT)
+    report = import_posts(quarto, site / "content" / "posts")
+    assert yaml.safe_load((site / "site.yaml").read_text())["math"]["macros"] == {
+        "mean": "\\overline",
+        "T": "{\\textcolor{purple}{Y^{(1)}}}",
+    }
+    assert report.posts[0].failed == 0

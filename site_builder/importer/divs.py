@@ -82,9 +82,12 @@ def unwrap_unknown_divs(text: Text, notes: PostNotes) -> None:
                 closers[len(stack)] = "</details>"
             continue
         inner = params[1:-1] if braced else "." + params
+        classes = re.findall(r"(?:^|\s)\.([\w-]+)", inner)
+        if "aside" in classes:  # Quarto's ``::: aside`` sets its text in the margin
+            lines[index] = match.group(1) + " {.column-margin}"
+            inner = ".column-margin"
         kept = bool(_KEPT.search(inner))
         stack.append((index, kept))
-        classes = re.findall(r"(?:^|\s)\.([\w-]+)", inner)
         if not kept and not (classes and all(_LAYOUT.match(c) for c in classes)):
             origin = text.origin[index] if index < len(text.origin) else None
             notes.add(origin, f"::: block {params} has no meaning here: its content was kept")

@@ -20,10 +20,15 @@ from typing import Any
 import yaml
 
 from site_builder.importer import jsobject
+from site_builder.importer.assets import untemplate
 from site_builder.importer.report import Note
 
 NAME = re.compile(r"[A-Za-z]+")
 SCRIPT = re.compile(r"(?is)<script\b[^>]*>(.*?)</script\s*>")
+# ``<script src="{{ '/assets/js/katex.js' | relative_url }}">``: a configuration kept in a
+# file of the site's own, which the page loads (pgm-style KaTeX options, Quarto's header).
+SCRIPT_SRC = re.compile(r"""(?is)<script\b[^>]*?\bsrc\s*=\s*(["'])(.*?)\1""")
+LIBRARY_SIZE = 64_000  # a vendored library (KaTeX, MathJax, jQuery) is larger than a config
 # \newcommand{\R}[1][default]{body}, \def\R#1{body}, \DeclareMathOperator*{\argmax}{arg max}
 NEWCOMMAND = re.compile(
     r"\\(?:re|provide)?newcommand\*?\s*(?:\{\s*\\([^{}\s]+)\s*\}|\\([A-Za-z]+|.))"
@@ -75,13 +80,38 @@ def read(source: Path, fmt: str, shown: Path) -> SiteMacros:
         files = _quarto_headers(source, configs, macros, shown)
     for config in configs:
         _from_config(config, macros, _shown(config, shown))
-    for file in files:
+    done: set[Path] = set()
+    while files:
+        file = files.pop(0)
+        if file in done:
+            continue
+        done.add(file)
         try:
             text = file.read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
         _from_text(text, macros, _shown(file, shown))
+        files += _loaded_scripts(text, file, source)
     return macros
+
+
+def _loaded_scripts(text: str, page: Path, source: Path) -> list[Path]:
+    """The site's own script files a layout or header loads: a ``macros`` object there
+    counts as if it were written in the page. A library (``katex.min.js``) defines none."""
+    found = []
+    for match in SCRIPT_SRC.finditer(text):
+        src = untemplate(match.group(2)).split("?")[0].split("#")[0].strip()
+        if not src or re.match(r"(?i)^[a-z][a-z0-9+.-]*:|^//", src) or src.endswith(".min.js"):
+            continue
+        bases = (page.parent, source, source / "static", source / "assets")
+        name = src.lstrip("/")
+        for base in bases if not src.startswith("/") else bases[1:]:
+            candidate = base / name
+            if candidate.suffix == ".js" and candidate.is_file():
+                if candidate.stat().st_size < LIBRARY_SIZE:
+                    found.append(candidate)
+                break
+    return found
 
 
 def _shown(path: Path, base: Path) -> Path:
@@ -223,6 +253,7 @@ def _quarto_headers(
                 text = item.get("text") if isinstance(item, dict) else None
                 if isinstance(text, str):
                     _from_text(text, macros, _shown(config, shown))
+                    files += _loaded_scripts(text, config, source)
                 elif isinstance(name, str) and (config.parent / name).is_file():
                     files.append(config.parent / name)
                 elif isinstance(name, str) and "\\" in name:  # header-includes: raw text
