@@ -194,8 +194,28 @@ def test_a_formula_that_will_not_convert_is_reported_at_the_imported_line_and_co
         out.err
     )
     assert "2 formulas in 1 post do not convert" in out.out
-    assert "`math: {errors: show}`" in out.out
+    assert "site.yaml now sets `math: {errors: show}`" in out.out
     assert "fine.md" not in out.err
+    # As MathJax showed them in red, the site builds, each formula boxed and warned about.
+    assert yaml.safe_load((site / "site.yaml").read_text())["math"] == {"errors": "show"}
+    assert main(["-C", str(site), "build", "-q"]) == 0
+    assert "content/posts/typo.md:8:15: warning: math: unknown LaTeX command \\simga" in (
+        capsys.readouterr().err
+    )
+    assert 'class="math-error"' in (site / "public/posts/typo/index.html").read_text()
+
+
+def test_a_site_that_chose_to_stop_keeps_its_choice(tmp_path: Path) -> None:
+    old = tmp_path / "old" / "_posts"
+    old.mkdir(parents=True)
+    (old / "2020-01-01-typo.md").write_text("---\ntitle: Typo\n---\n\n$\\simga$\n")
+    site = make_site(tmp_path / "site", ROOT)
+    with (site / "site.yaml").open("a") as handle:
+        handle.write("math:\n  errors: stop\n")
+    report = import_posts(tmp_path / "old", site / "content" / "posts")
+    assert not report.errors_shown
+    assert "errors: stop" in (site / "site.yaml").read_text()
+    assert "set `math: {errors: show}` in site.yaml" in report.summary()
 
 
 def test_macros_in_a_script_file_the_layout_loads(tmp_path: Path) -> None:

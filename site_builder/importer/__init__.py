@@ -30,7 +30,6 @@ from site_builder.importer import (
     hugo,
     jekyll,
     listings,
-    macros,
     notebooks,
     page,
     quarto,
@@ -38,7 +37,7 @@ from site_builder.importer import (
     slugs,
 )
 from site_builder.importer.assets import Assets
-from site_builder.importer.report import Imported, ImportReport, Note, PostNotes
+from site_builder.importer.report import Imported, ImportReport, PostNotes
 from site_builder.importer.text import Text
 
 FORMATS = ("jekyll", "hugo", "quarto")
@@ -257,7 +256,7 @@ def import_posts(
     taken = {kind: slugs.existing(folder) for kind, folder in folders.items()}
     spellings: dict[str, str] = {}
     listing = listings.read(source if source.is_dir() else source.parent)
-    site_macros = _site_macros(source, fmt, base.parent, site, report)
+    site_macros = siteyaml.bring_macros(source, fmt, base.parent, site, report)
     for path in files:
         shown = path.relative_to(base.parent) if base.parent in path.parents else path
         roots_here = [r for r in roots if r.is_dir()]
@@ -284,29 +283,9 @@ def import_posts(
         except OSError as exc:
             why = f"cannot write it into {folders[post.kind]}: {exc.strerror or exc}"
             report.posts.append(Imported(shown, None, tuple(post.notes.notes), skipped=why))
+    if site is not None and any(p.failed for p in report.posts):
+        siteyaml.show_errors(site / "site.yaml", report)
     return report
-
-
-def _site_macros(
-    source: Path, fmt: str, base: Path, site: Path | None, report: ImportReport
-) -> dict[str, str]:
-    """The old site's macros into ``site.yaml``; the macros in force there after."""
-    if site is None:
-        return {}
-    config = site / "site.yaml"
-    found = macros.read(source, fmt, base)
-    report.site_notes.extend(found.notes)
-    have = siteyaml.defined(config)
-    for name, (body, where) in found.found.items():
-        if name in have and have[name] != body:
-            message = f"macro \\{name} is {have[name]} in site.yaml already: kept there"
-            report.site_notes.append(Note(where.path, where.line, message))
-    try:
-        report.macros = siteyaml.add_macros(config, {n: b for n, (b, _) in found.found.items()})
-    except (OSError, ValueError) as exc:
-        why = exc.strerror if isinstance(exc, OSError) else str(exc)
-        report.site_notes.append(Note(config, None, f"macros not written: {why}"))
-    return siteyaml.defined(config)
 
 
 def _shown(path: Path, site: Path | None) -> Path:

@@ -60,6 +60,7 @@ class ImportReport:
     site_notes: list[Note] = field(default_factory=list)  # the site's macros, not a post's
     macros: list[str] = field(default_factory=list)  # written into site.yaml
     site_parts: list[str] = field(default_factory=list)  # an al-folio site's papers, home, profile
+    errors_shown: bool = False  # formulas failed: ``math.errors: show`` written to site.yaml
 
     @property
     def notes(self) -> list[Note]:
@@ -91,12 +92,19 @@ class ImportReport:
         if failed:
             posts = _count(sum(1 for p in self.posts if p.failed), "post")
             verb = "does" if failed == 1 else "do"
-            line += (
-                f".\n{_count(failed, 'formula')} in {posts} {verb} not convert (listed above,"
-                " each at its line), and the build stops on them: fix them, or set"
-                " `math: {errors: show}` in site.yaml to show each as its TeX in a marked box"
-                " with a warning, as MathJax did"
-            )
+            line += f".\n{_count(failed, 'formula')} in {posts} {verb} not convert (listed above,"
+            if self.errors_shown:
+                line += (
+                    " each at its line). As MathJax did, the build shows each as its TeX in a"
+                    " marked box, with a warning: site.yaml now sets `math: {errors: show}`."
+                    " Fix them, then remove it so that the build stops on such a formula"
+                )
+            else:
+                line += (
+                    " each at its line), and the build stops on them: fix them, or set"
+                    " `math: {errors: show}` in site.yaml to show each as its TeX in a marked"
+                    " box with a warning, as MathJax did"
+                )
         return line
 
 

@@ -16,6 +16,8 @@ from typing import Any
 import yaml
 
 from site_builder.config import math_macros
+from site_builder.importer import macros
+from site_builder.importer.report import ImportReport, Note
 
 TOP_MATH = re.compile(r"^math[ \t]*:[ \t]*(.*?)[ \t]*$")
 CHILD_MACROS = re.compile(r"^([ \t]+)macros[ \t]*:[ \t]*(.*?)[ \t]*$")
@@ -46,6 +48,71 @@ def add_macros(path: Path, new: dict[str, str]) -> list[str]:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(updated, encoding="utf-8")
     return list(adding)
+
+
+def bring_macros(
+    source: Path, fmt: str, base: Path, site: Path | None, report: ImportReport
+) -> dict[str, str]:
+    """The old site's macros into ``site.yaml``; the macros in force there after."""
+    if site is None:
+        return {}
+    config = site / "site.yaml"
+    found = macros.read(source, fmt, base)
+    report.site_notes.extend(found.notes)
+    have = defined(config)
+    for name, (body, where) in found.found.items():
+        if name in have and have[name] != body:
+            message = f"macro \\{name} is {have[name]} in site.yaml already: kept there"
+            report.site_notes.append(Note(where.path, where.line, message))
+    try:
+        report.macros = add_macros(config, {n: b for n, (b, _) in found.found.items()})
+    except (OSError, ValueError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else str(exc)
+        report.site_notes.append(Note(config, None, f"macros not written: {why}"))
+    return defined(config)
+
+
+def show_errors(config: Path, report: ImportReport) -> None:
+    """Formulas failed: show them as MathJax did (``show_math_errors``), or say why not."""
+    try:
+        report.errors_shown = show_math_errors(config)
+    except (OSError, ValueError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else str(exc)
+        report.site_notes.append(Note(config, None, f"math errors: show not written: {why}"))
+
+
+def show_math_errors(path: Path) -> bool:
+    """Set ``math.errors: show`` unless ``site.yaml`` chose already; whether it was set.
+
+    The old site's MathJax or KaTeX showed a formula it could not read in red and went
+    on; an imported site does the same, each such formula listed by ``import``."""
+    math = top_level(path).get("math")
+    if isinstance(math, dict) and "errors" in math:
+        return False
+    lines = (path.read_text(encoding="utf-8") if path.is_file() else "").splitlines()
+    top = next((i for i, line in enumerate(lines) if TOP_MATH.match(line)), None)
+    if top is None:
+        updated = _join(
+            lines, [*([""] if lines and lines[-1].strip() else []), "math:"], ["  errors: show"]
+        )
+    else:
+        end = top + 1
+        while end < len(lines) and (not lines[end].strip() or lines[end][:1] in " \t#"):
+            end += 1
+        inline = TOP_MATH.match(lines[top])
+        if inline and inline.group(1) and not inline.group(1).startswith("#"):
+            data = yaml.safe_load("\n".join(lines[top:end])) or {}
+            block = dump({"math": {**(data.get("math") or {}), "errors": "show"}})
+            updated = _join(lines[:top], block.splitlines(), lines[end:])
+        else:
+            indent = _indent(lines[top + 1 : end]) or "  "
+            updated = _join(lines[: top + 1], [f"{indent}errors: show"], lines[top + 1 :])
+    loaded = yaml.safe_load(updated)
+    if not isinstance(loaded, dict) or (loaded.get("math") or {}).get("errors") != "show":
+        raise ValueError("site.yaml's math settings are in a form the importer cannot extend")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(updated, encoding="utf-8")
+    return True
 
 
 def top_level(path: Path) -> dict[str, Any]:
