@@ -98,10 +98,12 @@ def find_posts(source: Path, fmt: str) -> tuple[list[Path], list[Path]]:
     if source.is_file():
         return [source], [source.parent]
     if fmt == "jekyll":
-        posts_dir = source / "_posts" if (source / "_posts").is_dir() else source
+        has_posts = (source / "_posts").is_dir()
+        folders = [source / "_posts", *jekyll.collections(source)] if has_posts else [source]
         files = [  # Jekyll ignores files whose name starts with _ or .
             p
-            for p in posts_dir.rglob("*")
+            for folder in folders
+            for p in folder.rglob("*")
             if p.suffix in (".md", ".markdown") and not p.name.startswith(("_", "."))
         ]
         return sorted(files), [source]

@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
 from re import Match
+
+import yaml
 
 from site_builder.importer import divs, kramdown, markup
 from site_builder.importer.assets import untemplate
@@ -125,6 +128,27 @@ def convert(text: Text, ctx: PostContext) -> None:
     text.sub(TWITTER, tweet)
     markup.drop_ials(text, ctx.notes)
     divs.unwrap_unknown_divs(text, ctx.notes)
+
+
+def collections(source: Path) -> list[Path]:
+    """The folders of the collections ``_config.yml`` publishes (``output: true``): a
+    ``_notes/`` of dated notes is posts as much as ``_posts/`` is."""
+    try:
+        config = yaml.safe_load((source / "_config.yml").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return []
+    found = config.get("collections") if isinstance(config, dict) else None
+    base = source / str(config.get("collections_dir") or "") if isinstance(config, dict) else source
+    if not isinstance(found, dict):
+        return []
+    return [
+        base / f"_{name}"
+        for name, options in found.items()
+        if name != "posts"
+        and isinstance(options, dict)
+        and options.get("output") is True
+        and (base / f"_{name}").is_dir()
+    ]
 
 
 def _fence(lang: str, code: str, indent: str = "") -> str:
