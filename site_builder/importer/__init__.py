@@ -137,6 +137,7 @@ def convert_post(
     passthrough: bool = True,
     tag_spellings: dict[str, str] | None = None,
     defaults: dict[str, Any] | None = None,
+    draft_mode: str = "gone",
 ) -> Converted:
     """Convert one post in memory; ``shown`` is its path as the report names it."""
     notes = PostNotes(shown)
@@ -163,10 +164,11 @@ def convert_post(
         else (slug.replace("-", " ").capitalize(), "the file name")
     )
     front = frontmatter.map_front_matter(meta, name_date, notes, fallback, tag_spellings)
-    kind = "post"
-    if "date" not in front:
-        kind = "page"
+    kind = quarto.bring_draft(front, draft_mode, frontmatter.line_of(raw, "draft"), notes)
+    if "date" not in front and kind == "post":
         notes.add(frontmatter.line_of(raw, "date"), "no date: brought across as an undated page")
+    if "date" not in front or kind == "page":
+        kind = "page"
         front = {k: v for k, v in front.items() if k in PAGE_KEYS}
     assets = Assets(path.parent, roots)
     bib_keys: frozenset[str] | None = None
@@ -253,6 +255,7 @@ def import_posts(
     if not files and not researcher:
         raise BuildError(source, None, f"no {fmt} posts found")
     passthrough = fmt != "hugo" or hugo.passes_math_through(source)
+    drafts = quarto.draft_mode(source) if fmt == "quarto" else "gone"
     base = source if source.is_dir() else source.parent
     folders = {"post": into, "page": into.parent / "pages"}
     taken = {kind: slugs.existing(folder) for kind, folder in folders.items()}
@@ -266,7 +269,8 @@ def import_posts(
         if path.suffix == ".ipynb":
             post = Converted(*notebooks.convert(path, shown, fmt, roots_here), suffix=".ipynb")
         else:
-            post = convert_post(path, shown, fmt, roots_here, passthrough, spellings, defaults)
+            options = (roots_here, passthrough, spellings, defaults, drafts)
+            post = convert_post(path, shown, fmt, *options)
         if not post.skipped:  # a namesake from earlier in this import: renamed
             slug = slugs.unclaimed(post.slug, path, taken[post.kind], post.notes)
             post = replace(post, slug=slug)

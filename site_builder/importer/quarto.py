@@ -9,10 +9,15 @@ blocks (page layout) are unwrapped.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from re import Match
+from typing import Any
+
+import yaml
 
 from site_builder.importer import divs, markup
 from site_builder.importer.common import PostContext
+from site_builder.importer.report import PostNotes
 from site_builder.importer.text import Text
 
 CELL = re.compile(r"(?m)^([ \t]*)(`{3,})\{(\w+)([^}\n]*)\}[ \t]*$")
@@ -31,3 +36,38 @@ def convert(text: Text, ctx: PostContext) -> None:
     markup.mask_math(text, ctx.notes, mathjax=False)
 
     divs.unwrap_unknown_divs(text, ctx.notes)
+
+
+def draft_mode(source: Path) -> str:
+    """``website: draft-mode:`` of a Quarto site: ``gone`` (Quarto's default: a draft is
+    published empty), ``unlinked`` (rendered, linked from nowhere) or ``visible``."""
+    for name in ("_quarto.yml", "_quarto.yaml"):
+        try:
+            config = yaml.safe_load((source / name).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            continue
+        website = config.get("website") if isinstance(config, dict) else None
+        mode = website.get("draft-mode") if isinstance(website, dict) else None
+        return mode if mode in ("unlinked", "visible") else "gone"
+    return "gone"
+
+
+def bring_draft(front: dict[str, Any], mode: str, line: int, notes: PostNotes) -> str:
+    """What a draft becomes, as the old site published it: the kind it is written as.
+
+    ``gone``, Hugo's and Jekyll's drafts were not on the site: a draft here too, which the
+    build leaves out. ``unlinked`` was on the site at its address but in no listing, feed
+    or sitemap: an undated page (built, not listed). ``visible``: a post like any other."""
+    if not front.get("draft"):
+        return "post"
+    if mode == "visible":
+        del front["draft"]
+        notes.add(line, "draft: the old site showed it (draft-mode: visible): a post here")
+        return "post"
+    if mode == "unlinked":
+        del front["draft"]
+        why = "the old site published it unlinked (draft-mode: unlinked)"
+        notes.add(line, f"draft: {why}: an undated page here, built and listed nowhere")
+        return "page"
+    notes.add(line, "draft: kept as a draft, as on the old site: the build leaves it out")
+    return "post"
