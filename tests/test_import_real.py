@@ -62,3 +62,56 @@ def test_a_quarto_draft_comes_across_as_the_old_site_published_it(tmp_path: Path
     site = make_site(tmp_path / "site3", ROOT)
     import_posts(quarto_drafts(tmp_path / "c", "visible"), site / "content" / "posts")
     assert "draft" not in (site / "content" / "posts" / "chatbots.md").read_text()
+
+
+def test_a_quarto_posts_own_mathjax_macros_come_across_in_its_front_matter(
+    tmp_path: Path,
+) -> None:
+    """``format: html: include-in-header:`` in a post configures MathJax for that page:
+    its macros become the post's ``math: {macros}``, and the import's check uses them."""
+    old = tmp_path / "old"
+    (old / "posts").mkdir(parents=True)
+    (old / "_quarto.yml").write_text("project:\n  type: website\n")
+    (old / "posts" / "p.qmd").write_text(
+        "---\ntitle: P\ndate: 2024-04-28\nformat:\n   html:\n      include-in-header:\n"
+        "         - text: |\n            <script>\n              window.MathJax = {\n"
+        "                tex: {\n                  macros: {\n"
+        '                     RR: "{\\\\bf R}",\n'
+        '                     ut: ["\\\\underbrace{#1}_{\\\\text{#2}}", 2],\n'
+        '                     "a-b": "x"\n'
+        "                  }\n                }\n              };\n            </script>\n"
+        "---\n\n$\\ut{x}{cost} \\in \\RR$\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content" / "posts")
+    assert (site / "content" / "posts" / "p.md").read_text().startswith(
+        "---\ntitle: P\ndate: '2024-04-28'\nmath:\n  macros:\n    RR: '{\\bf R}'\n"
+        "    ut: \\underbrace{#1}_{\\text{#2}}\n---\n"
+    )
+    assert report.posts[0].failed == 0
+    assert [str(n) for n in report.notes] == [
+        "old/posts/p.qmd:14: macro \\a-b not read: site.yaml's macro names are letters only"
+    ]
+
+
+def test_a_field_a_bib_entry_repeats_is_dropped_and_reported(tmp_path: Path) -> None:
+    """BibTeX keeps the first ``url`` and warns; the build would stop on the second."""
+    old = tmp_path / "old"
+    (old / "posts").mkdir(parents=True)
+    (old / "_quarto.yml").write_text("project:\n  type: website\n")
+    (old / "posts" / "ai.bib").write_text(
+        "@misc{arm2021,\n  title = {On {GPT}, in Catalan},\n  url = {https://a.org/1},\n"
+        "  year = {2021},\n  url = {https://a.org/2}\n}\n"
+    )
+    (old / "posts" / "p.qmd").write_text(
+        "---\ntitle: P\ndate: 2024-01-01\nbibliography: ai.bib\n---\n\nAs [@arm2021] says.\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content" / "posts")
+    assert (site / "content" / "posts" / "p" / "ai.bib").read_text() == (
+        "@misc{arm2021,\n  title = {On {GPT}, in Catalan},\n  url = {https://a.org/1},\n"
+        "  year = {2021}\n}\n"
+    )
+    assert [str(n) for n in report.notes] == [
+        "old/posts/p.qmd:1: ai.bib: repeated fields dropped (the first kept): arm2021.url"
+    ]

@@ -23,6 +23,7 @@ from typing import Any
 from site_builder.errors import BuildError
 from site_builder.importer import (
     alfolio,
+    bib,
     common,
     formulas,
     frontmatter,
@@ -30,6 +31,7 @@ from site_builder.importer import (
     hugo,
     jekyll,
     listings,
+    macros,
     notebooks,
     page,
     quarto,
@@ -42,7 +44,7 @@ from site_builder.importer.text import Text
 
 FORMATS = ("jekyll", "hugo", "quarto")
 # What an undated page keeps of the front matter: no date, so no feed, tags or updates.
-PAGE_KEYS = ("title", "description", "bibliography", "draft", "toc")
+PAGE_KEYS = ("title", "description", "bibliography", "draft", "toc", "math")
 BLANK_LINES = re.compile(r"\n{3,}")
 Converter = Callable[[Text, common.PostContext], None]
 CONVERTERS: dict[str, Converter] = {
@@ -164,6 +166,10 @@ def convert_post(
         else (slug.replace("-", " ").capitalize(), "the file name")
     )
     front = frontmatter.map_front_matter(meta, name_date, notes, fallback, tag_spellings)
+    own = macros.of_post(source.meta, raw, shown)
+    notes.notes.extend(own.notes)
+    if own.found:  # the post's own MathJax macros, for it alone
+        front["math"] = {"macros": {name: body for name, (body, _) in own.found.items()}}
     kind = quarto.bring_draft(front, draft_mode, frontmatter.line_of(raw, "draft"), notes)
     if "date" not in front and kind == "post":
         notes.add(frontmatter.line_of(raw, "date"), "no date: brought across as an undated page")
@@ -171,32 +177,10 @@ def convert_post(
         kind = "page"
         front = {k: v for k, v in front.items() if k in PAGE_KEYS}
     assets = Assets(path.parent, roots)
-    bib_keys: frozenset[str] | None = None
-    renamed: dict[str, str] = {}  # bib keys a citation here cannot spell, renamed
     written: dict[str, str] = {}  # files whose text the import changed, by name
-    bibliography = source.meta.get("bibliography")
-    if isinstance(bibliography, list) and bibliography:
-        bibliography = bibliography[0]
-    if isinstance(bibliography, str) and bibliography.strip():
-        bib = _find_bib(bibliography.strip(), path, roots)
-        if bib is None:
-            notes.add(1, f"bibliography {bibliography} not found; citations kept as text")
-        else:
-            raw_bib = bib.read_text(encoding="utf-8", errors="replace")
-            name = bib.name
-            if bib.suffix.lower() == ".json":  # CSL JSON (Zotero's, Quarto's): as BibTeX
-                raw_bib = common.csl_to_bibtex(raw_bib)
-                name = bib.stem + ".bib"
-                notes.add(1, f"{bib.name} (CSL JSON) written as {name}")
-            renamed = common.safe_keys(raw_bib)
-            cleaned, dropped = common.clean_bib(raw_bib)
-            if dropped:
-                notes.add(1, f"{name}: repeated entries dropped: {', '.join(dropped)}")
-            written[name] = cleaned
-            front["bibliography"] = name
-            bib_keys = frozenset(
-                k for kind, k in common.BIB_ENTRY.findall(cleaned) if kind.lower() != "string"
-            )
+    bib_keys, renamed = bib.bring(
+        source.meta.get("bibliography"), path, roots, front, written, notes
+    )
     ctx = common.PostContext(notes, assets, bib_keys, slug=slug, passthrough=passthrough)
     for key, new in renamed.items():
         notes.add(1, f"citation key {key} renamed {new}: a citation here cannot spell it")
@@ -218,15 +202,6 @@ def convert_post(
     origin = [1] * head.count("\n") + text.origin[lead:]  # per written line, its source line
     body = text.text.strip("\n") + "\n"
     return Converted(slug, head + body, dict(assets.copies), notes, "", written, kind, origin, raw)
-
-
-def _find_bib(name: str, post: Path, roots: list[Path]) -> Path | None:
-    """al-folio keeps ``.bib`` files in ``assets/bibliography/``; others beside the post."""
-    for base in [post.parent, *roots, *(r / "assets" / "bibliography" for r in roots)]:
-        candidate = base / name.lstrip("/")
-        if candidate.is_file():
-            return candidate
-    return None
 
 
 def import_posts(

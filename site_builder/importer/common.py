@@ -9,7 +9,6 @@ longer means anything.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from re import Match
@@ -130,72 +129,6 @@ def check_citations(text: Text, ctx: PostContext) -> None:
 
 
 BARE_CITE = re.compile(r"(?<![\w\\@\[;-])@([A-Za-z][\w:./+-]*[\w])")
-BIB_ENTRY = re.compile(r"(?m)^[ \t]*@\s*(\w+)\s*[{(]\s*([^,\s]+)\s*,")
-
-
-_CSL_TYPES = {
-    **{"article-journal": "article", "paper-conference": "inproceedings", "book": "book"},
-    **{"chapter": "incollection", "thesis": "phdthesis", "report": "techreport"},
-}
-
-
-def csl_to_bibtex(source: str) -> str:
-    """A CSL JSON bibliography as BibTeX, which the build reads: the fields a reference
-    shows (authors, title, year, venue, volume, pages, DOI, URL). Not JSON: no entries."""
-    try:
-        items = json.loads(source)
-    except ValueError:
-        return ""
-    entries = []
-    for item in items if isinstance(items, list) else []:
-        key = isinstance(item, dict) and (item.get("id") or item.get("citation-key"))
-        if not key:
-            continue
-        kind = _CSL_TYPES.get(str(item.get("type", "")), "misc")
-        venue = "journal" if kind == "article" else "booktitle"
-        fields = {
-            "author": _csl_names(item.get("author")),
-            "editor": _csl_names(item.get("editor")),
-            "title": item.get("title"),
-            "year": _csl_year(item.get("issued")),
-            venue: item.get("container-title"),
-            "volume": item.get("volume"),
-            "number": item.get("issue") or item.get("number"),
-            "pages": item.get("page"),
-            "publisher": item.get("publisher"),
-            "doi": item.get("DOI"),
-            "url": item.get("URL"),
-        }
-        body = "".join(
-            f"  {name} = {{{_csl_value(value)}}},\n" for name, value in fields.items() if value
-        )
-        entries.append(f"@{kind}{{{key},\n{body}}}\n")
-    return "\n".join(entries)
-
-
-def _csl_names(names: object) -> str:
-    if not isinstance(names, list):
-        return ""
-    parts = [
-        n.get("literal") or ", ".join(p for p in (n.get("family"), n.get("given")) if p)
-        for n in names
-        if isinstance(n, dict)
-    ]
-    return " and ".join(p for p in parts if p)
-
-
-def _csl_year(issued: object) -> str:
-    if isinstance(issued, dict):
-        parts = issued.get("date-parts")
-        if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
-            return str(parts[0][0])
-        return str(issued.get("literal") or issued.get("raw") or "")[:4]
-    return ""
-
-
-def _csl_value(value: object) -> str:
-    """Braces would unbalance the entry; a title's own case is kept by the outer ones."""
-    return " ".join(str(value).replace("{", "").replace("}", "").split())
 
 
 def escape_bare_at(text: Text, ctx: PostContext) -> None:
@@ -204,45 +137,6 @@ def escape_bare_at(text: Text, ctx: PostContext) -> None:
         return  # without a bibliography a bare @word stays text
     keys = ctx.bib_keys
     text.sub(BARE_CITE, lambda m, _l: m.group(0) if m.group(1) in keys else "\\" + m.group(0))
-
-
-BIB_MATH_BRACE = re.compile(r"\$\\([{}])\$")
-KEY_UNSAFE = re.compile(r"[^\w:.#$%&+?<>~/-]")
-
-
-def safe_keys(source: str) -> dict[str, str]:
-    """Keys a citation here cannot spell (``d'oro2022``), each with the name it gets."""
-    renamed = {}
-    for _kind, key in BIB_ENTRY.findall(source):
-        if KEY_UNSAFE.search(key) or not re.match(r"\w", key):
-            renamed[key] = KEY_UNSAFE.sub("", key).lstrip(":.#$%&+?<>~/-") or "key"
-    return renamed
-
-
-def clean_bib(source: str) -> tuple[str, list[str]]:
-    """The .bib without repeated entries (the first is kept), and the keys dropped.
-
-    BibTeX warns about a repeat; pybtex, and so this site's build, stops on one.
-    Google Scholar's ``$\\{$Semi-Supervised$\\}$`` (braces drawn as math) would show
-    its dollars here: the braces go. Keys a citation cannot spell are renamed
-    (``safe_keys``); the post's citations follow.
-    """
-    source = BIB_MATH_BRACE.sub("", source)
-    for key, new in safe_keys(source).items():
-        source = re.sub(r"([{(]\s*)" + re.escape(key) + r"(\s*,)", rf"\g<1>{new}\2", source)
-    starts = [m for m in BIB_ENTRY.finditer(source)]
-    seen: set[str] = set()
-    dropped: list[str] = []
-    pieces = [source[: starts[0].start()] if starts else source]
-    for index, match in enumerate(starts):
-        end = starts[index + 1].start() if index + 1 < len(starts) else len(source)
-        key = match.group(2).lower()
-        if match.group(1).lower() in ("string", "preamble", "comment") or key not in seen:
-            seen.add(key)
-            pieces.append(source[match.start() : end])
-        else:
-            dropped.append(match.group(2))
-    return "".join(pieces), dropped
 
 
 def check_crossrefs(text: Text, ctx: PostContext) -> None:

@@ -35,6 +35,9 @@ def check(
 
     text = written.read_text(encoding="utf-8")
     parsed = split(text, PostNotes(written))
+    own = parsed.meta.get("math")  # the post's own macros, over the site's
+    if isinstance(own, dict) and isinstance(own.get("macros"), dict):
+        macros = {**macros, **{str(k): str(v) for k, v in own["macros"].items()}}
     named = parsed.meta.get("bibliography")
     bundle = written.parent if written.name == "index.md" else None
     entries = None

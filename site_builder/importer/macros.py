@@ -240,6 +240,28 @@ def _group(text: str, brace: int) -> str:
     return text[brace + 1 :]
 
 
+def of_post(meta: dict[str, Any], raw: str, path: Path) -> SiteMacros:
+    """A post's own MathJax macros: a Quarto post's ``include-in-header`` (or
+    ``header-includes``) in its front matter configures MathJax for that page only."""
+    macros = SiteMacros()
+    for value in _keyed(meta, "include-in-header") + _keyed(meta, "header-includes"):
+        for item in value if isinstance(value, list) else [value]:
+            text = item.get("text") if isinstance(item, dict) else item
+            if not isinstance(text, str) or not text.strip():
+                continue
+            first = text.strip().splitlines()[0].strip()
+            at = raw.find(first)
+            found = SiteMacros()
+            _from_text(text, found, path)
+            lead = text[: text.find(first)].count("\n")
+            shift = (raw.count("\n", 0, at) - lead) if at >= 0 else 0
+            for name, (body, where) in found.found.items():
+                macros.add(name, body, None, Note(path, (where.line or 1) + shift, ""), "")
+            for note in found.notes:
+                macros.notes.append(Note(path, (note.line or 1) + shift, note.message))
+    return macros
+
+
 def _quarto_headers(
     source: Path, configs: list[Path], macros: SiteMacros, shown: Path
 ) -> list[Path]:

@@ -1,0 +1,207 @@
+"""A post's bibliography, brought across beside it: found where the old site kept it,
+as BibTeX (a CSL JSON file converted), and cleaned of what would stop this site's build
+but only made BibTeX warn (a repeated entry, a repeated field)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from site_builder.importer.report import PostNotes
+
+BIB_ENTRY = re.compile(r"(?m)^[ \t]*@\s*(\w+)\s*[{(]\s*([^,\s]+)\s*,")
+
+
+def bring(
+    bibliography: Any,
+    path: Path,
+    roots: list[Path],
+    front: dict[str, Any],
+    written: dict[str, str],
+    notes: PostNotes,
+) -> tuple[frozenset[str] | None, dict[str, str]]:
+    """The cleaned ``.bib`` into ``written`` and its name into ``front``; its keys (None:
+    no bibliography) and the keys a citation here cannot spell, each with its new name."""
+    if isinstance(bibliography, list) and bibliography:
+        bibliography = bibliography[0]
+    if not isinstance(bibliography, str) or not bibliography.strip():
+        return None, {}
+    found = _find_bib(bibliography.strip(), path, roots)
+    if found is None:
+        notes.add(1, f"bibliography {bibliography} not found; citations kept as text")
+        return None, {}
+    raw_bib = found.read_text(encoding="utf-8", errors="replace")
+    name = found.name
+    if found.suffix.lower() == ".json":  # CSL JSON (Zotero's, Quarto's): as BibTeX
+        raw_bib = csl_to_bibtex(raw_bib)
+        name = found.stem + ".bib"
+        notes.add(1, f"{found.name} (CSL JSON) written as {name}")
+    renamed = safe_keys(raw_bib)
+    cleaned, dropped = clean_bib(raw_bib)
+    if dropped:
+        notes.add(1, f"{name}: repeated entries dropped: {', '.join(dropped)}")
+    cleaned, fields = drop_repeated_fields(cleaned)
+    if fields:
+        notes.add(1, f"{name}: repeated fields dropped (the first kept): {', '.join(fields)}")
+    written[name] = cleaned
+    front["bibliography"] = name
+    keys = frozenset(k for kind, k in BIB_ENTRY.findall(cleaned) if kind.lower() != "string")
+    return keys, renamed
+
+
+def _find_bib(name: str, post: Path, roots: list[Path]) -> Path | None:
+    """al-folio keeps ``.bib`` files in ``assets/bibliography/``; others beside the post."""
+    for base in [post.parent, *roots, *(r / "assets" / "bibliography" for r in roots)]:
+        candidate = base / name.lstrip("/")
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+_CSL_TYPES = {
+    **{"article-journal": "article", "paper-conference": "inproceedings", "book": "book"},
+    **{"chapter": "incollection", "thesis": "phdthesis", "report": "techreport"},
+}
+
+
+def csl_to_bibtex(source: str) -> str:
+    """A CSL JSON bibliography as BibTeX, which the build reads: the fields a reference
+    shows (authors, title, year, venue, volume, pages, DOI, URL). Not JSON: no entries."""
+    try:
+        items = json.loads(source)
+    except ValueError:
+        return ""
+    entries = []
+    for item in items if isinstance(items, list) else []:
+        key = isinstance(item, dict) and (item.get("id") or item.get("citation-key"))
+        if not key:
+            continue
+        kind = _CSL_TYPES.get(str(item.get("type", "")), "misc")
+        venue = "journal" if kind == "article" else "booktitle"
+        fields = {
+            "author": _csl_names(item.get("author")),
+            "editor": _csl_names(item.get("editor")),
+            "title": item.get("title"),
+            "year": _csl_year(item.get("issued")),
+            venue: item.get("container-title"),
+            "volume": item.get("volume"),
+            "number": item.get("issue") or item.get("number"),
+            "pages": item.get("page"),
+            "publisher": item.get("publisher"),
+            "doi": item.get("DOI"),
+            "url": item.get("URL"),
+        }
+        body = "".join(
+            f"  {name} = {{{_csl_value(value)}}},\n" for name, value in fields.items() if value
+        )
+        entries.append(f"@{kind}{{{key},\n{body}}}\n")
+    return "\n".join(entries)
+
+
+def _csl_names(names: object) -> str:
+    if not isinstance(names, list):
+        return ""
+    parts = [
+        n.get("literal") or ", ".join(p for p in (n.get("family"), n.get("given")) if p)
+        for n in names
+        if isinstance(n, dict)
+    ]
+    return " and ".join(p for p in parts if p)
+
+
+def _csl_year(issued: object) -> str:
+    if isinstance(issued, dict):
+        parts = issued.get("date-parts")
+        if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
+            return str(parts[0][0])
+        return str(issued.get("literal") or issued.get("raw") or "")[:4]
+    return ""
+
+
+def _csl_value(value: object) -> str:
+    """Braces would unbalance the entry; a title's own case is kept by the outer ones."""
+    return " ".join(str(value).replace("{", "").replace("}", "").split())
+
+
+BIB_MATH_BRACE = re.compile(r"\$\\([{}])\$")
+KEY_UNSAFE = re.compile(r"[^\w:.#$%&+?<>~/-]")
+
+
+def safe_keys(source: str) -> dict[str, str]:
+    """Keys a citation here cannot spell (``d'oro2022``), each with the name it gets."""
+    renamed = {}
+    for _kind, key in BIB_ENTRY.findall(source):
+        if KEY_UNSAFE.search(key) or not re.match(r"\w", key):
+            renamed[key] = KEY_UNSAFE.sub("", key).lstrip(":.#$%&+?<>~/-") or "key"
+    return renamed
+
+
+def clean_bib(source: str) -> tuple[str, list[str]]:
+    """The .bib without repeated entries (the first is kept), and the keys dropped.
+
+    BibTeX warns about a repeat; pybtex, and so this site's build, stops on one.
+    Google Scholar's ``$\\{$Semi-Supervised$\\}$`` (braces drawn as math) would show
+    its dollars here: the braces go. Keys a citation cannot spell are renamed
+    (``safe_keys``); the post's citations follow.
+    """
+    source = BIB_MATH_BRACE.sub("", source)
+    for key, new in safe_keys(source).items():
+        source = re.sub(r"([{(]\s*)" + re.escape(key) + r"(\s*,)", rf"\g<1>{new}\2", source)
+    starts = [m for m in BIB_ENTRY.finditer(source)]
+    seen: set[str] = set()
+    dropped: list[str] = []
+    pieces = [source[: starts[0].start()] if starts else source]
+    for index, match in enumerate(starts):
+        end = starts[index + 1].start() if index + 1 < len(starts) else len(source)
+        key = match.group(2).lower()
+        if match.group(1).lower() in ("string", "preamble", "comment") or key not in seen:
+            seen.add(key)
+            pieces.append(source[match.start() : end])
+        else:
+            dropped.append(match.group(2))
+    return "".join(pieces), dropped
+
+
+FIELD = re.compile(r"\s*([A-Za-z][\w-]*)\s*=")
+
+
+def drop_repeated_fields(source: str) -> tuple[str, list[str]]:
+    """Each entry without a field it repeats (BibTeX keeps the first and warns; pybtex, and
+    so the build, stops): the text, and ``key.field`` for each field dropped."""
+    dropped: list[str] = []
+    starts = list(BIB_ENTRY.finditer(source))
+    pieces, done = [], 0
+    for match in starts:
+        if match.group(1).lower() in ("string", "preamble", "comment"):
+            continue
+        cuts, seen, depth, quoted, field_start = [], set(), 1, False, match.end()
+        index = match.end()
+        while index < len(source) and depth > 0:
+            char = source[index]
+            if char == "\\":
+                index += 2
+                continue
+            if char == '"' and depth == 1:
+                quoted = not quoted
+            elif not quoted and char in "{(":
+                depth += 1
+            elif not quoted and char in "})":
+                depth -= 1
+            if depth == 0 or (char == "," and depth == 1 and not quoted):
+                name = FIELD.match(source, field_start)
+                if name:
+                    key = name.group(1).lower()
+                    if key in seen:
+                        end = len(source[:index].rstrip())  # the line break before } stays
+                        cuts.append((field_start - 1, end))  # with the comma before it
+                        dropped.append(f"{match.group(2)}.{key}")
+                    seen.add(key)
+                field_start = index + 1
+            index += 1
+        for start, end in cuts:
+            pieces.append(source[done:start])
+            done = end
+    pieces.append(source[done:])
+    return "".join(pieces), dropped
