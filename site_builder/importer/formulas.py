@@ -68,7 +68,8 @@ def check(
         column = None
         if line is not None and where.column and index < len(written_lines):
             column = _column(written_lines[index], where.column, lines[line - 1 : line])
-        at = f"{shown}:{where.line}" + (f":{where.column}" if where.column else "")
+        at = f"{shown}" + (f":{where.line}" if where.line else "")
+        at += f":{where.column}" if where.line and where.column else ""
         if error.message.startswith(MATH):
             failed += 1
             message = f"formula does not convert: {error.message[len(MATH) :]} ({at})"

@@ -33,6 +33,9 @@ from site_builder.importer.html import (
 from site_builder.importer.text import Text
 from site_builder.slug import slugify
 
+# Tufte-Jekyll's math tags (its ``_plugins/mathjaxtag.rb``): the TeX between them reached
+# MathJax verbatim, in a display (``math``) or inline (``m``) script.
+TUFTE_MATH = re.compile(r"(?s)\{%-?\s*(math|m)\s*-?%\}(.*?)\{%-?\s*(?:endmath|em)\s*-?%\}")
 COMMENT = re.compile(r"(?s)\{%-?\s*comment\s*-?%\}(.*?)\{%-?\s*endcomment\s*-?%\}")
 CAPTURE = re.compile(r"(?s)\{%-?\s*capture\s+([\w-]+)\s*-?%\}(.*?)\{%-?\s*endcapture\s*-?%\}")
 RAW_TAG = re.compile(r"\{%-?\s*(?:end)?raw\s*-?%\}")
@@ -78,6 +81,7 @@ def convert(text: Text, ctx: PostContext) -> None:
     text.sub(HIGHLIGHT, lambda m, _l: text.hide(_fence(m.group(2), m.group(3), m.group(1))))
     text.sub(D_CODE, lambda m, _l: text.hide(_fence(m.group(1) or "", html.unescape(m.group(2)))))
     markup.mask_code(text)
+    text.sub(TUFTE_MATH, lambda m, _l: _tufte_math(m.group(1), m.group(2)))
     text.sub(COMMENT, lambda m, _l: text.hide(comment_out(m.group(1).strip())))
     captured: dict[str, str] = {}
 
@@ -111,6 +115,7 @@ def convert(text: Text, ctx: PostContext) -> None:
     boxes(text)
     unwrap_layout(text)
     kramdown.html_display(text)
+    kramdown.empty_math(text)
     for single in (markup.SINGLE_DOLLAR, markup.SPACED_DOLLAR):  # before $$x$$ becomes $x$
         text.sub(single, lambda m, _l: markup.unescape_markdown(m.group(0)))
     markup.normalise_math(text, ctx.notes, kramdown=True, backslash=True)
@@ -149,6 +154,13 @@ def collections(source: Path) -> list[Path]:
         and options.get("output") is True
         and (base / f"_{name}").is_dir()
     ]
+
+
+def _tufte_math(tag: str, tex: str) -> str:
+    """kramdown's ``$$`` forms: on lines of their own, display math; else inline."""
+    if tag == "math":
+        return "\n$$\n" + tex.strip() + "\n$$\n"
+    return "$$" + " ".join(tex.split()) + "$$"
 
 
 def _fence(lang: str, code: str, indent: str = "") -> str:

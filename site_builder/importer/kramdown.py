@@ -41,3 +41,13 @@ def html_display(text: Text) -> None:
     """A raw ``<p>`` holding only ``$$...$$`` as the formula on lines of its own: display
     math (what MathJax drew), which the kramdown rule that follows keeps display."""
     text.sub(HTML_DISPLAY, lambda m, _l: f"\n{m.group(1)}{m.group(2)}\n")
+
+
+# ``$$$$``: an empty formula, which MathJax set as nothing. Pandoc export leaves one on each
+# side of a ``\begin{equation}``, which MathJax found and set by itself.
+EMPTY_MATH = re.compile(r"(?<![\\$])\$\$\$\$(?!\$)")
+
+
+def empty_math(text: Text) -> None:
+    """Drop ``$$$$`` before kramdown's ``$$`` rule pairs its dollars with the wrong ones."""
+    text.sub(EMPTY_MATH, lambda m, _l: " ")
