@@ -35,6 +35,7 @@ def convert(text: Text, ctx: PostContext) -> None:
     if not ctx.passthrough and _escaped_for_markdown(text):
         # Without Hugo's passthrough, Markdown took one backslash from ``\\\\`` and
         # ``\\_`` before MathJax saw the formula; undo that here, where math is raw.
+        text.sub(ESCAPED_ENV, lambda m, _l: _unescape_bare(text.text, m))
         text.sub(markup.DISPLAY_BLOCK, lambda m, _l: _unescape(m.group(0)))
         text.sub(markup.SINGLE_DOLLAR, lambda m, _l: _unescape(m.group(0)))
     markup.mask_math(text, ctx.notes, mathjax=True)
@@ -68,6 +69,9 @@ def convert(text: Text, ctx: PostContext) -> None:
     text.sub(TWEET, tweet)
 
 
+# ox-hugo's ``\\begin{align\\*}``: MathJax's processEnvironments found it once Goldmark
+# had taken the backslashes out of ``\\*`` and ``\\\\``.
+ESCAPED_ENV = re.compile(rf"(?s)\\begin\{{({markup.MATH_ENVS})(\\?\*?)\}}.*?\\end\{{\1\2\}}")
 ESCAPE_EVIDENCE = re.compile(r"\\_|\\\\\\\\|\\\\[{}]")
 
 
@@ -80,11 +84,21 @@ def _escaped_for_markdown(text: Text) -> bool:
     """
     formulas = [m.group(0) for m in markup.DISPLAY_BLOCK.finditer(text.text)]
     formulas += [m.group(0) for m in markup.SINGLE_DOLLAR.finditer(text.text)]
+    formulas += [m.group(0) for m in ESCAPED_ENV.finditer(text.text)]
     return any(ESCAPE_EVIDENCE.search(f) for f in formulas)
 
 
 def _unescape(formula: str) -> str:
     return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", formula)
+
+
+def _unescape_bare(text: str, match: Match[str]) -> str:
+    """An environment outside any ``$`` (one inside is unescaped with its formula)."""
+    before = text[text.rfind("\n\n", 0, match.start()) + 1 : match.start()]
+    dollars = re.findall(r"(?<!\\)\$\$|(?<![\\$])\$(?!\$)", before)
+    if dollars.count("$$") % 2 or dollars.count("$") % 2:
+        return match.group(0)
+    return _unescape(match.group(0))
 
 
 def _post_link(target: str) -> str:

@@ -81,9 +81,9 @@ def display(body: str, indent: str = "", ident: str = "") -> str:
 
 QUOTE_MARKERS = re.compile(r"(?m)^[ \t]*(?:>[ \t]?)+")
 REQUIRE = re.compile(r"\\require\s*\{[\w-]*\}")
-# ``$T(\cdot &#124; x)$``: a pipe kept from a Markdown table as an entity, which the browser
+# ``$T(\cdot &#124; x)$``, ``$&Omega;$``: a character reference (a table's pipe), which the browser
 # decoded before MathJax saw the formula.
-ENTITY = re.compile(r"&(?:#\d{2,4}|#[xX][0-9A-Fa-f]{2,4}|lt|gt|amp|quot|vert|verbar);")
+ENTITY = re.compile(r"&(?:#\d{2,4}|#[xX][0-9A-Fa-f]{2,4}|[A-Za-z][A-Za-z0-9]{1,31});")
 CONTROL_SPACE = re.compile(r"(?<!\\)((?:\\\\)*)\\[ \t]*\n")
 
 
