@@ -19,7 +19,9 @@ from site_builder.importer.report import PostNotes
 from site_builder.importer.text import Text
 from site_builder.sources import CONTROL
 
-MD_IMAGE = re.compile(r"!\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^)\s>]+)>?(\s+\"[^\"]*\")?\s*\)")
+MD_IMAGE = re.compile(
+    r"!\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^)\s>]+)>?(\s+\"[^\"]*\")?\s*\)(\{[^{}\n]*\})?"
+)
 MD_LINK = re.compile(
     r"(?<!!)\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^)\s>]+)>?(\s+\"[^\"]*\")?\s*\)"
 )
@@ -80,13 +82,14 @@ def rewrite_references(text: Text, ctx: PostContext) -> None:
 
     def image(match: Match[str], line: int) -> str:
         alt, src, title = match.group(1), match.group(2), match.group(3) or ""
+        attrs = match.group(4) or ""  # ``{#fig-x}``: goes with its image, if that goes
         local = ctx.assets.local(src)
         if local is not None:
-            return f"![{alt}]({local}{title})"
+            return f"![{alt}]({local}{title}){attrs}"
         if ctx.assets.find(src) is None and _is_local(src):
             ctx.notes.add(line, f"image {untemplate(src)} not found: left out of the post")
             return comment_out(match.group(0))
-        return f"![{alt}]({untemplate(src)}{title})"
+        return f"![{alt}]({untemplate(src)}{title}){attrs}"
 
     def link(match: Match[str], line: int) -> str:
         label, href, title = match.group(1), match.group(2), match.group(3) or ""

@@ -41,10 +41,10 @@ def convert(text: Text, ctx: PostContext) -> None:
     markup.mask_math(text, ctx.notes, mathjax=True)
 
     def figure(match: Match[str], line: int) -> str:
-        params = _params(match.group(1))
+        params = _shortcode_params(match.group(1))
         src = params.get("src", "")
         local = ctx.assets.local(src) or src
-        caption = params.get("caption") or params.get("title") or ""
+        caption = _caption(params.get("caption") or params.get("title") or "")
         if caption:
             return f"![{_bracket_safe(caption)}]({local}){{#{ctx.figure_id(local)}}}"
         return f"![{_bracket_safe(params.get('alt', ''))}]({local})"
@@ -99,6 +99,31 @@ def _unescape_bare(text: str, match: Match[str]) -> str:
     if dollars.count("$$") % 2 or dollars.count("$") % 2:
         return match.group(0)
     return _unescape(match.group(0))
+
+
+# A shortcode's parameter: Go's string syntax, so ``\"`` is a quote inside one.
+SHORTCODE_PARAM = re.compile(r"""([\w-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|`([^`]*)`|([^\s"`]+))""")
+FIGURE_NUMBER = re.compile(r"(?is)<span class=[\"']figure-number[\"']>.*?</span>")
+PAGE_ANCHOR = re.compile(r"""(?is)<a\s[^>]*?href=["']#[^"']*["'][^>]*>(.*?)</a\s*>""")
+ANCHOR = re.compile(r"""(?is)<a\s[^>]*?href=["']([^"']+)["'][^>]*>(.*?)</a\s*>""")
+
+
+def _shortcode_params(raw: str) -> dict[str, str]:
+    found = {}
+    for match in SHORTCODE_PARAM.finditer(raw):
+        quoted, raw_string, bare = match.group(2, 3, 4)
+        value = re.sub(r"\\(.)", r"\1", quoted) if quoted is not None else raw_string or bare
+        found[match.group(1)] = value or ""
+    return found
+
+
+def _caption(caption: str) -> str:
+    """ox-hugo's caption HTML as Markdown text: the site numbers figures itself, and a
+    link to the old page's own bibliography (``#citeproc_bib_item_1``) leads nowhere."""
+    caption = FIGURE_NUMBER.sub("", caption)
+    caption = PAGE_ANCHOR.sub(r"\1", caption)
+    caption = ANCHOR.sub(r"[\2](\1)", caption)
+    return " ".join(re.sub(r"<[^>]+>", "", caption).split())
 
 
 def _post_link(target: str) -> str:
