@@ -239,8 +239,7 @@ SPACED_DOLLAR = re.compile(
 SPACE_BEFORE_CLOSE = re.compile(
     r"(?<![\\$A-Za-z0-9])\$(?=[^\s\d$\x00])([^$\n\x00]{1,60}?)[ \t]+\$(?![A-Za-z0-9$])"
 )
-# kramdown read ``$...$`` as Markdown (only ``$$`` is its math): ``\\{`` reached MathJax
-# as ``\{``, ``\[`` as ``[``.
+# kramdown read ``$...$`` as Markdown: ``\\{`` reached MathJax as ``\{``, ``\[`` as ``[``.
 MARKDOWN_ESCAPE = re.compile(r"\\\\\\\\|\\\\([{}|,;:!])|\\([_*[\]])")
 
 
