@@ -24,7 +24,7 @@ HTML_COMMENT = re.compile(r"(?s)<!--.*?-->")
 # kramdown: ``$$...$$`` is display math when it fills its lines, inline math otherwise.
 # Quarto's ``$$ ... $$ {#eq-x}`` names the equation for ``@eq-x``.
 DOUBLE_DOLLAR = re.compile(
-    r"(?s)(?<![\\$])\$\$(?!\$)(.+?)(?<![\\$])\$\$(?!\$)(?:[ \t]*(\{#eq-[\w:-]+\}))?"
+    r"(?s)(?<![\\$])\$\$(?!\$)(.+?)(?<!\$)(?<!(?<!\\)\\)\$\$(?!\$)(?:[ \t]*(\{#eq-[\w:-]+\}))?"
 )
 SINGLE_DOLLAR = re.compile(r"(?<![\\$])\$(?![\s$])((?:[^$\n\\]|\\.|\n(?![ \t]*\n))+?)(?<![\s\\])\$")
 # ``$$x = y`` with no closing ``$$`` before the paragraph ends: MathJax left it as text (it
