@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from site_builder.importer import import_posts
+from site_builder.importer import convert_post, import_posts
 from tests.conftest import ROOT, make_site
 
 
@@ -115,3 +115,14 @@ def test_a_field_a_bib_entry_repeats_is_dropped_and_reported(tmp_path: Path) -> 
     assert [str(n) for n in report.notes] == [
         "old/posts/p.qmd:1: ai.bib: repeated fields dropped (the first kept): arm2021.url"
     ]
+
+
+def test_an_author_written_as_html_is_its_text(tmp_path: Path) -> None:
+    """A theme that printed ``author:`` as HTML, with a Liquid ``{{ site.url }}`` link."""
+    post = tmp_path / "2016-09-19-d.md"
+    post.write_text(
+        '---\ntitle: D\nauthor: <a class="author-name" href="{{ site.url }}">Dustin Tran</a>'
+        ' and <a href="http://e.org/">David Blei</a>\n---\n\nText.\n'
+    )
+    converted = convert_post(post, Path(post.name), "jekyll", [tmp_path])
+    assert "author: Dustin Tran and David Blei\n" in converted.text

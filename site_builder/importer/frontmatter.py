@@ -207,8 +207,8 @@ def _words(value: Any) -> list[str]:
 
 def _authors(value: Any) -> str:
     """``A``, ``A and B`` or ``A, B and C`` from a string, a list, or Distill's dicts."""
-    if isinstance(value, str):
-        return value.strip()
+    if isinstance(value, str):  # a theme that took HTML here: ``<a href="{{ site.url }}">``
+        return " ".join(html.unescape(HTML_TAG.sub(" ", value)).split())
     if isinstance(value, dict):
         value = [value]
     if not isinstance(value, list):
