@@ -126,3 +126,13 @@ def test_an_author_written_as_html_is_its_text(tmp_path: Path) -> None:
     )
     converted = convert_post(post, Path(post.name), "jekyll", [tmp_path])
     assert "author: Dustin Tran and David Blei\n" in converted.text
+
+
+def test_an_unpublished_jekyll_post_is_a_draft_named_at_its_line(tmp_path: Path) -> None:
+    post = tmp_path / "2017-12-18-b.markdown"
+    post.write_text("---\nlayout: post\ntitle: B\ncomments: false\npublished: false\n---\n\nB.\n")
+    converted = convert_post(post, Path(post.name), "jekyll", [tmp_path])
+    assert "draft: true\n" in converted.text
+    assert [str(n) for n in converted.notes.notes] == [
+        "2017-12-18-b.markdown:5: draft: kept as a draft, as on the old site: the build leaves it out"
+    ]

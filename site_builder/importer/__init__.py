@@ -170,7 +170,8 @@ def convert_post(
     notes.notes.extend(own.notes)
     if own.found:  # the post's own MathJax macros, for it alone
         front["math"] = {"macros": {name: body for name, (body, _) in own.found.items()}}
-    kind = quarto.bring_draft(front, draft_mode, frontmatter.line_of(raw, "draft"), notes)
+    flag = frontmatter.line_of(raw, "draft" if "draft" in source.meta else "published")
+    kind = quarto.bring_draft(front, draft_mode, flag, notes)
     if "date" not in front and kind == "post":
         notes.add(frontmatter.line_of(raw, "date"), "no date: brought across as an undated page")
     if "date" not in front or kind == "page":
