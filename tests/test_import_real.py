@@ -95,25 +95,30 @@ def test_a_quarto_posts_own_mathjax_macros_come_across_in_its_front_matter(
 
 
 def test_a_field_a_bib_entry_repeats_is_dropped_and_reported(tmp_path: Path) -> None:
-    """BibTeX keeps the first ``url`` and warns; the build would stop on the second."""
+    """BibTeX keeps the first ``url`` and warns; the build would stop on the second. It
+    also warns of a name with too many commas, where the build stops: braced, one name."""
     old = tmp_path / "old"
     (old / "posts").mkdir(parents=True)
     (old / "_quarto.yml").write_text("project:\n  type: website\n")
     (old / "posts" / "ai.bib").write_text(
         "@misc{arm2021,\n  title = {On {GPT}, in Catalan},\n  url = {https://a.org/1},\n"
         "  year = {2021},\n  url = {https://a.org/2}\n}\n"
+        "@report{ilo2020,\n  author   = {ILO, OECD, IMF, WB},\n  year = {2020}\n}\n"
     )
     (old / "posts" / "p.qmd").write_text(
-        "---\ntitle: P\ndate: 2024-01-01\nbibliography: ai.bib\n---\n\nAs [@arm2021] says.\n"
+        "---\ntitle: P\ndate: 2024-01-01\nbibliography: ai.bib\n---\n\nAs [@arm2021; @ilo2020].\n"
     )
     site = make_site(tmp_path / "site", ROOT)
     report = import_posts(old, site / "content" / "posts")
     assert (site / "content" / "posts" / "p" / "ai.bib").read_text() == (
         "@misc{arm2021,\n  title = {On {GPT}, in Catalan},\n  url = {https://a.org/1},\n"
         "  year = {2021}\n}\n"
+        "@report{ilo2020,\n  author   = {{ILO, OECD, IMF, WB}},\n  year = {2020}\n}\n"
     )
     assert [str(n) for n in report.notes] == [
-        "old/posts/p.qmd:1: ai.bib: repeated fields dropped (the first kept): arm2021.url"
+        "old/posts/p.qmd:1: ai.bib: repeated fields dropped (the first kept): arm2021.url",
+        "old/posts/p.qmd:1: ai.bib: names with more than two commas read as one: "
+        "ILO, OECD, IMF, WB",
     ]
 
 

@@ -45,6 +45,9 @@ def bring(
     cleaned, fields = drop_repeated_fields(cleaned)
     if fields:
         notes.add(1, f"{name}: repeated fields dropped (the first kept): {', '.join(fields)}")
+    cleaned, names = brace_lists_of_names(cleaned)
+    if names:
+        notes.add(1, f"{name}: names with more than two commas read as one: {'; '.join(names)}")
     written[name] = cleaned
     front["bibliography"] = name
     keys = frozenset(k for kind, k in BIB_ENTRY.findall(cleaned) if kind.lower() != "string")
@@ -205,3 +208,31 @@ def drop_repeated_fields(source: str) -> tuple[str, list[str]]:
             done = end
     pieces.append(source[done:])
     return "".join(pieces), dropped
+
+
+NAMES_FIELD = re.compile(r"(?im)^([ \t]*(?:author|editor)[ \t]*=[ \t]*\{)(.*)(\}[ \t]*,?[ \t]*)$")
+AND = re.compile(r"\s+and\s+", re.I)
+
+
+def brace_lists_of_names(source: str) -> tuple[str, list[str]]:
+    """``author = {ILO, OECD, IMF, WB}``: a name has at most two commas (``von Last, Jr,
+    First``); BibTeX warns of "too many commas" and goes on, pybtex (and so the build)
+    stops. Such a name is braced, one name as written: the names changed."""
+    changed: list[str] = []
+
+    def field(match: re.Match[str]) -> str:
+        names = AND.split(match.group(2))
+        fixed = [f"{{{n}}}" if _commas(n) > 2 else n for n in names]
+        changed.extend(n for n, f in zip(names, fixed, strict=True) if n != f)
+        return match.group(1) + " and ".join(fixed) + match.group(3)
+
+    return NAMES_FIELD.sub(field, source), changed
+
+
+def _commas(name: str) -> int:
+    """Commas outside braces."""
+    depth = count = 0
+    for char in name:
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        count += char == "," and depth == 0
+    return count
