@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from re import Match
 
-from site_builder.importer import divs, markup
+from site_builder.importer import divs, dollars, markup
 from site_builder.importer.common import PostContext
 from site_builder.importer.jekyll import _bracket_safe, _fence, _params
 from site_builder.importer.text import Text
@@ -31,6 +31,7 @@ def convert(text: Text, ctx: PostContext) -> None:
     text.sub(HIGHLIGHT, lambda m, _l: text.hide(_fence(m.group(1), m.group(2))))
     markup.mask_code(text)
     text.sub(UNWRAP, lambda m, _l: "")
+    dollars.escape_lone_doubles(text, ctx.notes)
     markup.normalise_math(text, ctx.notes, kramdown=False, backslash=ctx.passthrough)
     if not ctx.passthrough and _escaped_for_markdown(text):
         # Without Hugo's passthrough, Markdown took one backslash from ``\\\\`` and

@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from site_builder.importer import divs, markup
+from site_builder.importer import divs, dollars, markup
 from site_builder.importer.common import PostContext
 from site_builder.importer.report import PostNotes
 from site_builder.importer.text import Text
@@ -32,6 +32,7 @@ def convert(text: Text, ctx: PostContext) -> None:
 
     text.sub(CELL, cell)
     markup.mask_code(text)
+    dollars.escape_lone_doubles(text, ctx.notes)
     markup.normalise_math(text, ctx.notes, kramdown=False, backslash=False)
     markup.mask_math(text, ctx.notes, mathjax=False)
 

@@ -1,0 +1,40 @@
+"""A ``$$`` in a sentence that nothing closes: a dollar sign the old page showed as text.
+
+MathJax looks for a formula's closing delimiter within one paragraph (one element of
+the page); kramdown, Goldmark's passthrough and Pandoc look no further either. A ``$$``
+with words on both sides and no other ``$$`` in its paragraph closed nothing there, and
+the reader saw two dollar signs. Here it would pair with the next formula's ``$$``,
+pages away, and turn the text between into math: it is escaped instead, and reported.
+A ``$$`` at the start of a line is left alone: it opens a display formula, which may
+hold blank lines (``markup.display`` removes them).
+"""
+
+from __future__ import annotations
+
+import re
+
+from site_builder.importer.report import PostNotes
+from site_builder.importer.text import Text
+
+PARAGRAPH = re.compile(r"(?s)(?:(?<=\n\n)|\A).+?(?=\n[ \t>]*\n|\Z)")
+DOUBLE = re.compile(r"(?<![\\$])\$\$(?!\$)")
+
+
+def escape_lone_doubles(text: Text, notes: PostNotes) -> None:
+    """Escape a paragraph's only ``$$`` when it stands inside a line of text."""
+
+    def paragraph(match: re.Match[str], line: int) -> str:
+        body = match.group(0)
+        found = list(DOUBLE.finditer(body))
+        if len(found) != 1:
+            return body
+        at = found[0].start()
+        before = body[body.rfind("\n", 0, at) + 1 : at]
+        end = body.find("\n", at)
+        after = body[at + 2 : len(body) if end < 0 else end]
+        if not before.strip(" \t>") or not after.strip():
+            return body
+        notes.add(line + body.count("\n", 0, at), "a $$ that closes nothing was kept as text")
+        return body[:at] + "\\$\\$" + body[at + 2 :]
+
+    text.sub(PARAGRAPH, paragraph)
