@@ -155,9 +155,9 @@ def _escaped_subscripts(tex: str) -> str:
 
 
 def _inline(match: Match[str]) -> str:
-    """An inline formula on one line: a line break inside one would end it here."""
-    body = tidy_formula(match.group(0)[1:-1])
-    return "$" + " ".join(body.split()) + "$"
+    """An inline formula on one line, without a control space (``\\ ``) that would end it."""
+    body = " ".join(tidy_formula(match.group(0)[1:-1]).split())
+    return "$" + re.sub(r"(?<!\\)((?:\\\\)*)\\$", r"\1", body) + "$"
 
 
 def _display_block(match: Match[str]) -> str:
