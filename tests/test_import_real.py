@@ -141,3 +141,17 @@ def test_an_unpublished_jekyll_post_is_a_draft_named_at_its_line(tmp_path: Path)
     assert [str(n) for n in converted.notes.notes] == [
         "2017-12-18-b.markdown:5: draft: kept as a draft, as on the old site: the build leaves it out"
     ]
+
+
+def test_tex_in_prose_without_delimiters_is_reported(tmp_path: Path) -> None:
+    """The author forgot the ``$``: the old page showed ``\\int`` as text, so does this
+    one, and ``import`` says where (math, code and ``C:\\Users`` are not TeX in prose)."""
+    post = tmp_path / "2022-04-04-n.markdown"
+    post.write_text(
+        "---\ntitle: N\n---\n\nThe model is then p(X) = \\int p(X|u)p(u) du, and $\\int x$.\n"
+        "\n`\\frac{a}{b}` in C:\\Users.\n"
+    )
+    converted = convert_post(post, Path(post.name), "jekyll", [tmp_path])
+    assert [str(n) for n in converted.notes.notes] == [
+        "2022-04-04-n.markdown:5: LaTeX \\int outside math: shown as text, as it was"
+    ]

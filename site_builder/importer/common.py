@@ -184,6 +184,9 @@ def text_refs(text: Text) -> None:
     text.sub(TEXT_REF, lambda m, _l: text.hide(f"$\\{m.group(1)}{{{m.group(2)}}}$"))
 
 
+TEX_IN_PROSE = re.compile(r"(?<![\\\w])\\(?!begin\b|end\b)(?:[a-z]{2,}|[A-Z][a-z]+)(?=[\s{_^(])")
+
+
 def hide_leftovers(text: Text, ctx: PostContext) -> None:
     """Report every construct no converter took, and keep it out of the page.
 
@@ -205,3 +208,9 @@ def hide_leftovers(text: Text, ctx: PostContext) -> None:
     bare = re.compile(r"\\begin\{([\w*]+)\}")
     for match in bare.finditer(text.text):
         ctx.notes.add(text.line(match.start()), f"LaTeX \\begin{{{match.group(1)}}} outside math")
+    # TeX in prose that no delimiter made math: the old page showed it as text too.
+    lines: dict[int, str] = {}
+    for match in TEX_IN_PROSE.finditer(text.text):
+        lines.setdefault(text.line(match.start()), match.group(0))
+    for line, command in lines.items():
+        ctx.notes.add(line, f"LaTeX {command} outside math: shown as text, as it was")
