@@ -236,9 +236,7 @@ def test_macros_in_a_script_file_the_layout_loads(tmp_path: Path) -> None:
         '\t\t"\\\\parens":"\\\\left( #1 \\\\right)"\n\t}\n};\n'
     )
     (old / "assets" / "js" / "katex.min.js").write_text('x={macros:{"\\\\no":"1"}};')
-    (old / "_posts" / "2020-01-01-a.md").write_text(
-        "---\ntitle: A\n---\n\n$\\Eb \\parens{x}$\n"
-    )
+    (old / "_posts" / "2020-01-01-a.md").write_text("---\ntitle: A\n---\n\n$\\Eb \\parens{x}$\n")
     site = make_site(tmp_path / "site", ROOT)
     report = import_posts(old, site / "content" / "posts")
     assert yaml.safe_load((site / "site.yaml").read_text())["math"]["macros"] == {

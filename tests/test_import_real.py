@@ -84,9 +84,13 @@ def test_a_quarto_posts_own_mathjax_macros_come_across_in_its_front_matter(
     )
     site = make_site(tmp_path / "site", ROOT)
     report = import_posts(old, site / "content" / "posts")
-    assert (site / "content" / "posts" / "p.md").read_text().startswith(
-        "---\ntitle: P\ndate: '2024-04-28'\nmath:\n  macros:\n    RR: '{\\bf R}'\n"
-        "    ut: \\underbrace{#1}_{\\text{#2}}\n---\n"
+    assert (
+        (site / "content" / "posts" / "p.md")
+        .read_text()
+        .startswith(
+            "---\ntitle: P\ndate: '2024-04-28'\nmath:\n  macros:\n    RR: '{\\bf R}'\n"
+            "    ut: \\underbrace{#1}_{\\text{#2}}\n---\n"
+        )
     )
     assert report.posts[0].failed == 0
     assert [str(n) for n in report.notes] == [
@@ -139,7 +143,8 @@ def test_an_unpublished_jekyll_post_is_a_draft_named_at_its_line(tmp_path: Path)
     converted = convert_post(post, Path(post.name), "jekyll", [tmp_path])
     assert "draft: true\n" in converted.text
     assert [str(n) for n in converted.notes.notes] == [
-        "2017-12-18-b.markdown:5: draft: kept as a draft, as on the old site: the build leaves it out"
+        "2017-12-18-b.markdown:5: draft: kept as a draft, as on the old site: "
+        "the build leaves it out"
     ]
 
 

@@ -22,19 +22,19 @@ DOUBLE = re.compile(r"(?<![\\$])\$\$(?!\$)")
 
 def escape_lone_doubles(text: Text, notes: PostNotes) -> None:
     """Escape a paragraph's only ``$$`` when it stands inside a line of text."""
-
-    def paragraph(match: re.Match[str], line: int) -> str:
+    edits = []
+    for match in PARAGRAPH.finditer(text.text):
         body = match.group(0)
         found = list(DOUBLE.finditer(body))
         if len(found) != 1:
-            return body
+            continue
         at = found[0].start()
         before = body[body.rfind("\n", 0, at) + 1 : at]
         end = body.find("\n", at)
         after = body[at + 2 : len(body) if end < 0 else end]
         if not before.strip(" \t>") or not after.strip():
-            return body
-        notes.add(line + body.count("\n", 0, at), "a $$ that closes nothing was kept as text")
-        return body[:at] + "\\$\\$" + body[at + 2 :]
-
-    text.sub(PARAGRAPH, paragraph)
+            continue
+        where = match.start() + at
+        notes.add(text.line(where), "a $$ that closes nothing was kept as text")
+        edits.append((where, where + 2, "\\$\\$"))  # the lines around keep their numbers
+    text.splice(edits)
