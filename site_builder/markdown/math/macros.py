@@ -141,10 +141,18 @@ def _definition(text: str, match: re.Match[str], taken: Taken) -> tuple[str, str
 _STARRED_MATH_OPERATOR = re.compile(r"\\operatorname\*\s*\{[^{}]*[\\_^]")
 
 
+# ``\newcommand{\nl}[1]{\textsf{#1}}``: the argument is text, where ``ho_`` is a literal
+# underscore (MathJax's reading); only once expanded can the rewrite see it in the text.
+_ARGUMENT_IN_TEXT = re.compile(r"\\(?:text\w*|mbox|emph)\s*\{[^{}]*#\d")
+
+
 def expanded_here(body: str) -> bool:
     """Whether a body is for :mod:`expand` rather than math-core (besides a symbol's name or
-    an optional argument): ``##`` in it, or a starred operator made of math."""
-    return "##" in body or _STARRED_MATH_OPERATOR.search(body) is not None
+    an optional argument): ``##`` in it, a starred operator made of math, or an argument
+    set as text."""
+    return "##" in body or any(
+        p.search(body) is not None for p in (_STARRED_MATH_OPERATOR, _ARGUMENT_IN_TEXT)
+    )
 
 
 def as_here(name: str, body: str) -> tuple[str, str]:
