@@ -160,3 +160,14 @@ def test_tex_in_prose_without_delimiters_is_reported(tmp_path: Path) -> None:
     assert [str(n) for n in converted.notes.notes] == [
         "2022-04-04-n.markdown:5: LaTeX \\int outside math: shown as text, as it was"
     ]
+
+
+def test_backslash_brackets_in_a_quarto_post_are_reported(tmp_path: Path) -> None:
+    post = tmp_path / "p.qmd"
+    post.write_text("---\ntitle: P\ndate: 2025-06-14\n---\n\nSo:\n\\[\n\\sigma^2\n\\]\n")
+    converted = convert_post(post, Path(post.name), "quarto", [tmp_path])
+    assert "$$\n\\sigma^2\n$$" in converted.text
+    assert [str(n) for n in converted.notes.notes] == [
+        "p.qmd:7: \\[...\\] not math for Quarto (Pandoc's tex_math_single_backslash is off "
+        "by default): brought across as math"
+    ]

@@ -22,6 +22,7 @@ from site_builder.importer.text import Text
 
 CELL = re.compile(r"(?m)^([ \t]*)(`{3,})\{(\w+)([^}\n]*)\}[ \t]*$")
 CELL_OPTION = re.compile(r"(?m)^#\|.*\n")
+TEX = re.compile(r"\\[A-Za-z]+|[_^]")
 
 
 def convert(text: Text, ctx: PostContext) -> None:
@@ -33,7 +34,11 @@ def convert(text: Text, ctx: PostContext) -> None:
     text.sub(CELL, cell)
     markup.mask_code(text)
     dollars.escape_lone_doubles(text, ctx.notes)
-    markup.normalise_math(text, ctx.notes, kramdown=False, backslash=False)
+    tex = [m for m in markup.BARE_DISPLAY.finditer(text.text) if TEX.search(m.group(1))]
+    if tex:  # pasted from a chatbot: meant as math, shown as text by the old page
+        why = "not math for Quarto (Pandoc's tex_math_single_backslash is off by default)"
+        ctx.notes.add(text.line(tex[0].start()), f"\\[...\\] {why}: brought across as math")
+    markup.normalise_math(text, ctx.notes, kramdown=False, backslash=bool(tex))
     markup.mask_math(text, ctx.notes, mathjax=False)
 
     divs.unwrap_unknown_divs(text, ctx.notes)
