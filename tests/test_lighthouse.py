@@ -10,8 +10,9 @@ reaches its target there has reached it. One that falls short is run again alone
 slower than the 4x slowdown assumes (Lighthouse's docs: the default suits a high-end
 desktop, and a slower one should calibrate), so a last run uses the slowdown Lighthouse's
 calculator gives for the host's measured ``benchmarkIndex`` (at most 4x), three times,
-and the median run decides (Lighthouse's docs/throttling.md and docs/variability.md). (Before, every audit ran alone, and the other worker idled through about 21 s of
-each ``make test``.)
+and the median run decides (Lighthouse's docs/throttling.md and docs/variability.md).
+(Before, every audit ran alone, and the other worker idled through about 21 s of each
+``make test``.)
 A busy renderer could paint late enough that an image arrives first and a shift goes
 unseen; ``test_figures_site.test_images_do_not_shift_the_layout`` rules that out by
 holding every image back 400 ms.
