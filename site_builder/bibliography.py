@@ -134,9 +134,14 @@ _MEMO_SIZE = 8
 
 
 def _latex(value: str) -> str:
+    """A field's text; LaTeX pybtex cannot decode (a name part ``Martin\\`` that a ``\\,``
+    left) is shown without its backslashes rather than ending the build in a traceback."""
     from pybtex.richtext import Text
 
-    return _plain(Text.from_latex(value)).strip()
+    try:
+        return _plain(Text.from_latex(value)).strip()
+    except (UnicodeDecodeError, ValueError):
+        return " ".join(value.replace("\\", " ").replace("{", "").replace("}", "").split())
 
 
 def _plain(text: Any) -> str:

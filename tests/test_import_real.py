@@ -108,9 +108,10 @@ def test_a_field_a_bib_entry_repeats_is_dropped_and_reported(tmp_path: Path) -> 
         "@misc{arm2021,\n  title = {On {GPT}, in Catalan},\n  url = {https://a.org/1},\n"
         "  year = {2021},\n  url = {https://a.org/2}\n}\n"
         "@report{ilo2020,\n  author   = {ILO, OECD, IMF, WB},\n  year = {2020}\n}\n"
+        "@misc{baily2023,\n  author = {Baily, Martin\\,Neil and Korinek, Anton},\n}\n"
     )
     (old / "posts" / "p.qmd").write_text(
-        "---\ntitle: P\ndate: 2024-01-01\nbibliography: ai.bib\n---\n\nAs [@arm2021; @ilo2020].\n"
+        "---\ntitle: P\ndate: 2024-01-01\nbibliography: ai.bib\n---\n\nAs [@arm2021; @ilo2020; @baily2023].\n"
     )
     site = make_site(tmp_path / "site", ROOT)
     report = import_posts(old, site / "content" / "posts")
@@ -118,11 +119,12 @@ def test_a_field_a_bib_entry_repeats_is_dropped_and_reported(tmp_path: Path) -> 
         "@misc{arm2021,\n  title = {On {GPT}, in Catalan},\n  url = {https://a.org/1},\n"
         "  year = {2021}\n}\n"
         "@report{ilo2020,\n  author   = {{ILO, OECD, IMF, WB}},\n  year = {2020}\n}\n"
+        "@misc{baily2023,\n  author = {Baily, Martin Neil and Korinek, Anton},\n}\n"
     )
     assert [str(n) for n in report.notes] == [
         "old/posts/p.qmd:1: ai.bib: repeated fields dropped (the first kept): arm2021.url",
-        "old/posts/p.qmd:1: ai.bib: names with more than two commas read as one: "
-        "ILO, OECD, IMF, WB",
+        "old/posts/p.qmd:1: ai.bib: names BibTeX would split wrongly, kept whole: "
+        "ILO, OECD, IMF, WB; Baily, Martin\\,Neil",
     ]
 
 
@@ -171,3 +173,11 @@ def test_backslash_brackets_in_a_quarto_post_are_reported(tmp_path: Path) -> Non
         "p.qmd:7: \\[...\\] not math for Quarto (Pandoc's tex_math_single_backslash is off "
         "by default): brought across as math"
     ]
+
+
+def test_a_name_part_pybtex_cannot_decode_is_text_not_a_traceback() -> None:
+    """``Baily, Martin\\,Neil`` left pybtex a lineage ``Martin\\``: the build ended in a
+    ``UnicodeDecodeError`` traceback."""
+    from site_builder.bibliography import _latex
+
+    assert _latex("Martin\\") == "Martin"

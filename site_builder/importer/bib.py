@@ -47,7 +47,7 @@ def bring(
         notes.add(1, f"{name}: repeated fields dropped (the first kept): {', '.join(fields)}")
     cleaned, names = brace_lists_of_names(cleaned)
     if names:
-        notes.add(1, f"{name}: names with more than two commas read as one: {'; '.join(names)}")
+        notes.add(1, f"{name}: names BibTeX would split wrongly, kept whole: {'; '.join(names)}")
     written[name] = cleaned
     front["bibliography"] = name
     keys = frozenset(k for kind, k in BIB_ENTRY.findall(cleaned) if kind.lower() != "string")
@@ -217,12 +217,15 @@ AND = re.compile(r"\s+and\s+", re.I)
 def brace_lists_of_names(source: str) -> tuple[str, list[str]]:
     """``author = {ILO, OECD, IMF, WB}``: a name has at most two commas (``von Last, Jr,
     First``); BibTeX warns of "too many commas" and goes on, pybtex (and so the build)
-    stops. Such a name is braced, one name as written: the names changed."""
+    stops. Such a name is braced, one name as written; a ``\\,`` in a name is a space.
+    Returns the text and the names changed."""
     changed: list[str] = []
 
     def field(match: re.Match[str]) -> str:
         names = AND.split(match.group(2))
-        fixed = [f"{{{n}}}" if _commas(n) > 2 else n for n in names]
+        # ``Martin\,Neil``: a thin space whose comma BibTeX takes as a name's separator
+        fixed = [n.replace("\\,", " ") for n in names]
+        fixed = [f"{{{n}}}" if _commas(n) > 2 else n for n in fixed]
         changed.extend(n for n, f in zip(names, fixed, strict=True) if n != f)
         return match.group(1) + " and ".join(fixed) + match.group(3)
 
