@@ -111,7 +111,8 @@ def test_a_field_a_bib_entry_repeats_is_dropped_and_reported(tmp_path: Path) -> 
         "@misc{baily2023,\n  author = {Baily, Martin\\,Neil and Korinek, Anton},\n}\n"
     )
     (old / "posts" / "p.qmd").write_text(
-        "---\ntitle: P\ndate: 2024-01-01\nbibliography: ai.bib\n---\n\nAs [@arm2021; @ilo2020; @baily2023].\n"
+        "---\ntitle: P\ndate: 2024-01-01\nbibliography: ai.bib\n---\n\n"
+        "As [@arm2021; @ilo2020; @baily2023].\n"
     )
     site = make_site(tmp_path / "site", ROOT)
     report = import_posts(old, site / "content" / "posts")
