@@ -16,7 +16,7 @@ from typing import Any
 import yaml
 
 from site_builder.importer import divs, dollars, markup
-from site_builder.importer.common import PostContext
+from site_builder.importer.common import PostContext, comment_out
 from site_builder.importer.report import PostNotes
 from site_builder.importer.text import Text
 
@@ -40,8 +40,31 @@ def convert(text: Text, ctx: PostContext) -> None:
         ctx.notes.add(text.line(tex[0].start()), f"\\[...\\] {why}: brought across as math")
     markup.normalise_math(text, ctx.notes, kramdown=False, backslash=bool(tex))
     markup.mask_math(text, ctx.notes, mathjax=False)
+    drop_raw_tex(text, ctx)
 
     divs.unwrap_unknown_divs(text, ctx.notes)
+
+
+# Pandoc's raw_tex: a LaTeX environment or command in the Markdown is raw LaTeX, which
+# the HTML writer leaves out (a math environment, once ``mask_math`` took it, is not here).
+RAW_ENV = re.compile(r"(?s)\\begin\{([A-Za-z]+\*?)\}.*?\\end\{\1\}")
+RAW_COMMAND = re.compile(
+    r"\\(?!begin\b|end\b)[A-Za-z]+\*?(?:\s*\[[^\]\n]*\])?(?:\{(?:[^{}\n]|\{[^{}\n]*\})*\})*"
+)
+
+
+def drop_raw_tex(text: Text, ctx: PostContext) -> None:
+    """Raw LaTeX Quarto's HTML did not show (``\\begin{tabular}``, ``\\newpage``): left
+    out here too, each reported at its line."""
+
+    def drop(match: Match[str], line: int) -> str:
+        shown = " ".join(match.group(0).split())
+        shown = shown if len(shown) < 60 else shown[:57] + "..."
+        ctx.notes.add(line, f"raw LaTeX {shown} left out, as Quarto's HTML did")
+        return text.hide(comment_out(match.group(0)))
+
+    text.sub(RAW_ENV, drop)
+    text.sub(RAW_COMMAND, drop)
 
 
 def draft_mode(source: Path) -> str:
