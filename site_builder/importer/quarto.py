@@ -49,7 +49,7 @@ def convert(text: Text, ctx: PostContext) -> None:
 # the HTML writer leaves out (a math environment, once ``mask_math`` took it, is not here).
 RAW_ENV = re.compile(r"(?s)\\begin\{([A-Za-z]+\*?)\}.*?\\end\{\1\}")
 RAW_COMMAND = re.compile(
-    r"\\(?!begin\b|end\b)[A-Za-z]+\*?(?:\s*\[[^\]\n]*\])?(?:\{(?:[^{}\n]|\{[^{}\n]*\})*\})*"
+    r"\\(?!begin\b|end\b|(?:eq)?ref\b)[A-Za-z]+\*?(?:\s*\[[^\]\n]*\])?(?:\{(?:[^{}\n]|\{[^{}\n]*\})*\})*"
 )
 
 
