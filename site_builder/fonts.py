@@ -82,9 +82,16 @@ def find_font(root: Path) -> Path | None:
     return None
 
 
-@lru_cache(maxsize=8)
 def subset_woff2(source: Path, chars: frozenset[str]) -> bytes:
-    """WOFF2 bytes of ``source`` cut down to ``chars``; cached since ``serve`` rebuilds often."""
+    """WOFF2 bytes of ``source`` cut down to ``chars``."""
+    return _subset(source.read_bytes(), chars)
+
+
+@lru_cache(maxsize=8)
+def _subset(data: bytes, chars: frozenset[str]) -> bytes:
+    """Remembered by the font's bytes (not its path: a test's or a preview's copy of the
+    site has the same font elsewhere, and an edited font at one path is another font),
+    since ``serve`` rebuilds often and a subset costs ~0.3-1 s."""
     from fontTools import subset
     from fontTools.ttLib import TTFont
 
@@ -99,7 +106,7 @@ def subset_woff2(source: Path, chars: frozenset[str]) -> bytes:
     # The bounding boxes stay the whole font's: recomputing them from every kept glyph's
     # outline was a third of the subset's time (~0.1 s), and browsers lay out math from
     # the MATH and OS/2 tables, not from head's box.
-    font = TTFont(source, recalcTimestamp=False, recalcBBoxes=False, lazy=False)
+    font = TTFont(io.BytesIO(data), recalcTimestamp=False, recalcBBoxes=False, lazy=False)
     subsetter = subset.Subsetter(options)
     subsetter.populate(unicodes=sorted(ord(char) for char in chars))
     subsetter.subset(font)

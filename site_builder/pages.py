@@ -8,6 +8,7 @@ with the template's name and line, not an empty string on the live site.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import traceback
 from collections.abc import Callable, Iterator
@@ -15,7 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from site_builder import feeds, titles
+from site_builder import compiled, feeds, titles
 from site_builder.config import SiteConfig
 from site_builder.errors import BuildError
 from site_builder.meta import home_meta, page_meta, post_meta
@@ -57,7 +58,7 @@ def make_environment(
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
-        bytecode_cache=bytecode_cache,
+        bytecode_cache=compiled.remembering(bytecode_cache),
     )
     env.globals.update(config=config, url=page_url(config), absolute_url=config.absolute_url)
     if site is not None:
@@ -110,9 +111,6 @@ def closure_hash(texts: dict[str, bytes], name: str) -> str:
     A post page depends on exactly these files, so editing ``tag.html`` does
     not re-render a thousand post pages.
     """
-    import jinja2
-    from jinja2 import meta as jinja_meta
-
     seen: set[str] = set()
     pending = [name]
     digest = hashlib.sha256()
@@ -126,13 +124,24 @@ def closure_hash(texts: dict[str, bytes], name: str) -> str:
             digest.update(f"missing {current}".encode())
             continue
         digest.update(current.encode() + b"\0" + data)
-        try:
-            source = data.decode("utf-8")
-            referenced = jinja_meta.find_referenced_templates(jinja2.Environment().parse(source))
-        except (jinja2.TemplateSyntaxError, UnicodeDecodeError):
-            continue  # the render itself reports it with its line
-        pending.extend(sorted(r for r in referenced if r))
+        pending.extend(_references(data))
     return digest.hexdigest()
+
+
+@functools.lru_cache(maxsize=256)
+def _references(data: bytes) -> tuple[str, ...]:
+    """The templates a template's source extends, includes or imports, sorted; none when it
+    does not parse (the render itself reports that with its line). Remembered by the bytes:
+    parsing is most of ``closure_hash``'s time."""
+    import jinja2
+    from jinja2 import meta as jinja_meta
+
+    try:
+        source = data.decode("utf-8")
+        referenced = jinja_meta.find_referenced_templates(jinja2.Environment().parse(source))
+    except (jinja2.TemplateSyntaxError, UnicodeDecodeError):
+        return ()
+    return tuple(sorted(r for r in referenced if r))
 
 
 def render_template(env: jinja2.Environment, name: str, **context: Any) -> str:

@@ -243,26 +243,27 @@ def built_site(sites: Sites) -> Path:
 
 # Under pytest-xdist (`make test`: --dist loadfile, no reordering) a module is one unit of
 # work, handed out in collection order to whichever worker is free. The longest go first
-# (seconds from --durations under `make test`, in the comments): then the short ones at
+# (each module's seconds alone, in one process, in the comments): then the short ones at
 # the end fill the gaps and the workers finish close together, instead of one waiting
 # while the other runs a long module that started last. Modules not listed come after.
 LONGEST_FIRST = (
-    "test_quality.py",  # 30
-    "test_lighthouse.py",  # 25, mostly the audits (tests/lighthouse.mjs)
-    "test_figures_site.py",  # 17
-    "test_reading.py",  # 14
-    "test_incremental.py",  # 11
-    "test_widgets_site.py",  # 9
-    "test_figure_browser.py",  # 8
-    "test_hardening.py",  # 8
-    "test_serve.py",  # 6
-    "test_scholar.py",  # 5
-    "test_import.py",  # 5
-    "test_blog.py",  # 4
-    "test_snapshot.py",  # 4
-    "test_search.py",  # 4
-    "test_deploy.py",  # 4
-    "test_valid_html.py",  # 3
+    "test_lighthouse.py",  # 100, mostly waiting on the audits (tests/lighthouse.mjs)
+    "test_quality.py",  # 65
+    "test_incremental.py",  # 40
+    "test_hardening.py",  # 24
+    "test_figures_site.py",  # 23
+    "test_widgets_site.py",  # 20
+    "test_notebooks_exec.py",  # 20, with the notebooks extra
+    "test_reading.py",  # 18
+    "test_valid_html.py",  # 15
+    "test_figure_browser.py",  # 14
+    "test_serve.py",  # 12
+    "test_import.py",  # 11
+    "test_scholar.py",  # 11
+    "test_snapshot.py",  # 10
+    "test_publications.py",  # 10
+    "test_errors.py",  # 9
+    "test_blog.py",  # 8
 )
 
 

@@ -16,6 +16,7 @@ import subprocess
 import sys
 from datetime import UTC
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -393,3 +394,28 @@ def test_editing_the_home_text_rewrites_the_home_page(pages_site: Path, tmp_path
     rebuild(pages_site)
     assert "Here I write about" not in (pages_site / "public/index.html").read_text()
     assert_matches_clean(pages_site, tmp_path)
+
+
+def test_a_second_build_in_one_process_compiles_no_template(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``compiled.remembering``: the same templates are compiled once a process, and an
+    edited one again; the pages are the bytes a fresh compile gives."""
+    import jinja2
+
+    site = make_site(tmp_path / "site", SITES / "kitchen")
+    compiles: list[str | None] = []
+    compile_ = jinja2.Environment.compile
+
+    def counting(self: jinja2.Environment, source: Any, name: str | None = None, *a: Any) -> Any:
+        compiles.append(name)
+        return compile_(self, source, name, *a)
+
+    first = clean_build(site, tmp_path / "first")
+    monkeypatch.setattr(jinja2.Environment, "compile", counting)
+    assert clean_build(site, tmp_path / "second") == first
+    assert compiles == []
+    footer = site / "templates" / "base.html"
+    footer.write_text(footer.read_text("utf-8").replace("</body>", "<!-- x --></body>"), "utf-8")
+    edited = clean_build(site, tmp_path / "third")
+    assert "base.html" in compiles and edited != first
