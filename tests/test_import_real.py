@@ -182,3 +182,27 @@ def test_a_name_part_pybtex_cannot_decode_is_text_not_a_traceback() -> None:
     from site_builder.bibliography import _latex
 
     assert _latex("Martin\\") == "Martin"
+
+
+def test_a_reference_to_no_equation_is_shown_as_mathjax_showed_it(tmp_path: Path) -> None:
+    """``\\eqref{x}`` in prose to a label no formula has: MathJax drew "(???)" and the page
+    stood. The import names it as a formula that fails, writes ``math: {errors: show}``,
+    and the build shows the reference in the marked box, with a warning."""
+    from site_builder.build import build
+    from site_builder.config import load_config
+
+    old = tmp_path / "old"
+    (old / "_posts").mkdir(parents=True)
+    (old / "_posts" / "2020-01-01-flows.md").write_text(
+        "---\ntitle: Flows\n---\n\n$$ y = f(x) \\label{eq:one} $$\n\n"
+        "By \\eqref{eq:one} and \\eqref{eq:paper}, it holds.\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content" / "posts")
+    assert [p.failed for p in report.posts] == [1]
+    assert any("\\eqref{eq:paper} refers to no equation" in str(n) for n in report.notes)
+    assert "errors: show" in (site / "site.yaml").read_text()
+    build(load_config(site), site / "public")
+    page = (site / "public" / "posts" / "flows" / "index.html").read_text()
+    assert 'href="#eq-one">(1)</a>' in page
+    assert '<code class="math-error" title="\\eqref{eq:paper} refers to no equation' in page

@@ -20,10 +20,11 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple, cast
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from site_builder.markdown.state import extension_state, inline_lines, report, source_line
+from site_builder.markdown.state import extension_state, inline_lines, report, source_line, warn
 
 # prefix -> (label in text, noun in messages and the link's class)
 KINDS = {
@@ -194,11 +195,25 @@ def _latex_refs_in_text(env: dict[str, Any], text: str, line: int | None) -> lis
 
 
 def _latex_ref(env: dict[str, Any], command: str, label: str, line: int | None) -> list[Token]:
-    """``\\eqref`` reads "(1)" and ``\\ref`` "1", as in LaTeX; labels name equations."""
+    """``\\eqref`` reads "(1)" and ``\\ref`` "1", as in LaTeX; labels name equations.
+
+    One to no label is math's to judge, as MathJax judged it: an error ("math: ..."),
+    or with ``math: {errors: show}`` a warning and the TeX in the marked box a formula
+    that does not convert gets (MathJax showed "(???)")."""
     ident = label if is_crossref(label) and not label.startswith("eq-") else equation_id(label)
-    target = _lookup(env, ident, f"\\{command}{{{label}}}", line)
+    written = f"\\{command}{{{label}}}"
+    target = state_of(env).targets.get(ident)
     if target is None:
-        return []
+        message = escapeHtml(f"{written} refers to no equation in this post")
+        if env["ctx"].math_errors != "show":
+            report(env, None, f"math: {written} refers to no equation in this post", line=line)
+            return []
+        warn(env, f"math: {written} refers to no equation in this post", line)
+        box = Token("html_inline", "", 0)
+        hidden = f'<span class="visually-hidden">Formula not converted ({message}): </span>'
+        tex = escapeHtml(written)
+        box.content = f'<code class="math-error" title="{message}">{hidden}{tex}</code>'
+        return [box]
     text = f"({target.number})" if command == "eqref" else str(target.number)
     return _link(ident, target, text)
 
