@@ -1,4 +1,6 @@
-"""A ``$$`` in a sentence that nothing closes: a dollar sign the old page showed as text.
+"""Math delimiters as the old page's text held them, where the source spells them otherwise.
+
+A ``$$`` in a sentence that nothing closes: a dollar sign the old page showed as text.
 
 MathJax looks for a formula's closing delimiter within one paragraph (one element of
 the page); kramdown, Goldmark's passthrough and Pandoc look no further either. A ``$$``
@@ -7,6 +9,10 @@ the reader saw two dollar signs. Here it would pair with the next formula's ``$$
 pages away, and turn the text between into math: it is escaped instead, and reported.
 A ``$$`` at the start of a line is left alone: it opens a display formula, which may
 hold blank lines (``markup.display`` removes them).
+
+``&#92;(`` ... ``&#92;)``: a backslash written as an HTML character reference, so that
+kramdown or Goldmark would not eat it. The browser decoded it, MathJax found ``\\(``
+... ``\\)`` in the page's text and typeset a formula: it is one here too.
 """
 
 from __future__ import annotations
@@ -18,6 +24,22 @@ from site_builder.importer.text import Text
 
 PARAGRAPH = re.compile(r"(?s)(?:(?<=\n\n)|\A).+?(?=\n[ \t>]*\n|\Z)")
 DOUBLE = re.compile(r"(?<![\\$])\$\$(?!\$)")
+_BACKSLASH = r"&(?:#0*92|#[xX]0*5[cC]|bsol);"
+ENTITY_DELIMITED = re.compile(rf"(?s){_BACKSLASH}(\(|\[)(.+?){_BACKSLASH}(\)|\])")
+_CLOSING = {"(": ")", "[": "]"}
+
+
+def entity_delimiters(text: Text) -> None:
+    """``&#92;(x&#92;)`` as the ``\\\\(x\\\\)`` that ``markup.normalise_math`` makes a
+    formula of (``\\\\[...\\\\]`` a display one), in every source format."""
+
+    def spelled(match: re.Match[str], _line: int) -> str:
+        opening, body, closing = match.groups()
+        if _CLOSING[opening] != closing:
+            return match.group(0)
+        return f"\\\\{opening}{body}\\\\{closing}"
+
+    text.sub(ENTITY_DELIMITED, spelled)
 
 
 def escape_lone_doubles(text: Text, notes: PostNotes) -> None:

@@ -31,6 +31,7 @@ def convert(text: Text, ctx: PostContext) -> None:
     text.sub(HIGHLIGHT, lambda m, _l: text.hide(_fence(m.group(1), m.group(2))))
     markup.mask_code(text)
     text.sub(UNWRAP, lambda m, _l: "")
+    dollars.entity_delimiters(text)
     dollars.escape_lone_doubles(text, ctx.notes)
     markup.normalise_math(text, ctx.notes, kramdown=False, backslash=ctx.passthrough)
     if not ctx.passthrough and _escaped_for_markdown(text):

@@ -118,6 +118,7 @@ def convert(text: Text, ctx: PostContext) -> None:
     kramdown.empty_math(text)
     for single in (markup.SINGLE_DOLLAR, markup.SPACED_DOLLAR):  # before $$x$$ becomes $x$
         text.sub(single, lambda m, _l: markup.unescape_markdown(m.group(0)))
+    dollars.entity_delimiters(text)
     dollars.escape_lone_doubles(text, ctx.notes)
     markup.normalise_math(text, ctx.notes, kramdown=True, backslash=True)
     markup.mask_math(text, ctx.notes, mathjax=True)

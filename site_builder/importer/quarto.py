@@ -33,6 +33,7 @@ def convert(text: Text, ctx: PostContext) -> None:
 
     text.sub(CELL, cell)
     markup.mask_code(text)
+    dollars.entity_delimiters(text)
     dollars.escape_lone_doubles(text, ctx.notes)
     tex = [m for m in markup.BARE_DISPLAY.finditer(text.text) if TEX.search(m.group(1))]
     if tex:  # pasted from a chatbot: meant as math, shown as text by the old page
