@@ -23,7 +23,7 @@ import pytest
 from bench.corpus import make_corpus, post
 from site_builder.build import build
 from site_builder.config import load_config
-from site_builder.errors import BuildErrors
+from site_builder.errors import BuildError, BuildErrors
 from site_builder.writer import STAGING_PREFIX, recover
 from tests.conftest import SITES, make_site, tree_digest
 
@@ -399,8 +399,9 @@ def test_editing_the_home_text_rewrites_the_home_page(pages_site: Path, tmp_path
 def test_a_second_build_in_one_process_compiles_no_template(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``compiled.remembering``: the same templates are compiled once a process, and an
-    edited one again; the pages are the bytes a fresh compile gives."""
+    """``compiled.remembering``: the same templates are compiled once a process, for a copy
+    of the site elsewhere too, and an edited one again; the pages are the bytes a fresh
+    compile gives."""
     import jinja2
 
     site = make_site(tmp_path / "site", SITES / "kitchen")
@@ -414,8 +415,27 @@ def test_a_second_build_in_one_process_compiles_no_template(
     first = clean_build(site, tmp_path / "first")
     monkeypatch.setattr(jinja2.Environment, "compile", counting)
     assert clean_build(site, tmp_path / "second") == first
+    copy = make_site(tmp_path / "copy", SITES / "kitchen")
+    assert clean_build(copy, tmp_path / "third") == first
     assert compiles == []
-    footer = site / "templates" / "base.html"
-    footer.write_text(footer.read_text("utf-8").replace("</body>", "<!-- x --></body>"), "utf-8")
-    edited = clean_build(site, tmp_path / "third")
+    base = site / "templates" / "base.html"
+    base.write_text(base.read_text("utf-8").replace("</body>", "<!-- x --></body>"), "utf-8")
+    edited = clean_build(site, tmp_path / "fourth")
     assert "base.html" in compiles and edited != first
+
+
+def test_a_template_error_in_a_copy_of_the_site_names_its_line(tmp_path: Path) -> None:
+    """The copy's templates run code compiled for the first site's files: their frames are
+    renamed after the copy's, so the error is still at the template's line."""
+    errors = []
+    for name in ("site", "copy"):
+        site = make_site(tmp_path / name, SITES / "minimal")
+        base = site / "templates" / "base.html"
+        lines = base.read_text("utf-8").split("\n")
+        lines.insert(2, "{{ config.no_such_setting }}")
+        base.write_text("\n".join(lines), "utf-8")
+        with pytest.raises((BuildErrors, BuildError)) as raised:
+            build(load_config(site), tmp_path / f"out-{name}", jobs=1, use_cache=False)
+        errors.append(str(raised.value))
+    assert errors[0] == errors[1]
+    assert "templates/base.html:3: template error" in errors[1], errors[1]
