@@ -105,6 +105,10 @@ _ATTRIBUTE = re.compile(r"\\(?:href|htmlClass|htmlId|htmlStyle|htmlData)\s*\{[^{
 _REQUIRE = re.compile(r"\\require\s*\{[^{}]*\}")
 _BBOX = re.compile(r"\\bbox\s*(?:\[[^\]]*\])?\s*(?=\{)")
 _URL = re.compile(r"\\url\s*\{([^{}]*)\}")
+# MathJax's ``\unicode[font]{8212}`` (decimal) or ``{x2014}`` (hex): the character, in an mtext.
+_UNICODE_CHAR = re.compile(
+    r"\\unicode\s*(?:\[[^\]]*\]\s*){0,2}\{\s*(?:(?:0?[xX])([0-9A-Fa-f]{1,6})|(\d{1,7}))\s*\}"
+)
 _MSKIP = re.compile(r"\\(mskip|mkern|kern|hskip)\s*\{([^{}]*)\}")
 _DROPPED = re.compile(
     r"\\(?:allowbreak|global|mathclap|mathllap|mathrlap|clap|llap|rlap|vcenter)(?![A-Za-z])"
@@ -180,6 +184,7 @@ def rewrite_common(source: Source, display: bool = False) -> None:
     source.sub(_ATTRIBUTE, lambda m: "")
     source.sub(_REQUIRE, lambda m: "")
     source.sub(_BBOX, lambda m: "\\boxed")
+    source.sub(_UNICODE_CHAR, _unicode_char)
     source.sub(_URL, lambda m: "\\texttt{" + _TEXT_SPECIAL.sub(_text_escape, m.group(1)) + "}")
     source.sub(_MSKIP, lambda m: f"\\{m.group(1)} {m.group(2)}")
     source.sub(_VERB, lambda m: "\\texttt{" + _TEXT_SPECIAL.sub(_text_escape, m.group(2)) + "}")
@@ -210,6 +215,7 @@ _TRIGGER_NAMES = {
     "tag",
     "not",
     "bbox",
+    "unicode",
     "allowbreak",
     "global",
     "mathclap",
@@ -237,6 +243,16 @@ def _renamed_matrix(match: re.Match[str]) -> str:
     """mathtools' ``bmatrix*`` (its column alignment dropped), ``alignedat`` as ``aligned``."""
     begin, name, _ = match.groups()
     return f"\\{begin}{{{'aligned' if name == 'alignedat' else name}}}"
+
+
+def _unicode_char(match: re.Match[str]) -> str:
+    """``\\unicode{x2014}`` as ``\\text{—}``; a code point no character has stays, for
+    math-core to name as an unknown command."""
+    hexa, decimal = match.groups()
+    point = int(hexa, 16) if hexa else int(decimal)
+    if not 0x20 <= point <= 0x10FFFF or 0xD800 <= point <= 0xDFFF:
+        return match.group(0)
+    return "\\text{" + _TEXT_SPECIAL.sub(_text_escape, chr(point)) + "}"
 
 
 def _text_escape(match: re.Match[str]) -> str:
