@@ -262,3 +262,54 @@ def test_macros_in_a_script_file_the_layout_loads(tmp_path: Path) -> None:
         "T": "{\\textcolor{purple}{Y^{(1)}}}",
     }
     assert report.posts[0].failed == 0
+
+
+def test_macros_in_a_module_the_page_imports_or_a_pipeline_builds(tmp_path: Path) -> None:
+    """``main.js`` loaded as a module imports ``./katex-setup.js``, whose KaTeX options hold
+    the macros; a Hugo site's ``assets/js/math.js`` reaches the page through Hugo Pipes,
+    named by no ``<script src>``: both are the site's macros. A built site's copy and a
+    minified library are not read."""
+    old = tmp_path / "old"
+    (old / "_includes").mkdir(parents=True)
+    (old / "assets" / "js").mkdir(parents=True)
+    (old / "_posts").mkdir()
+    (old / "_includes" / "footer.html").write_text(
+        '<script type="module" src=\'{{ "/assets/js/main.js" | prepend: site.baseurl }}\'>'
+        "</script>\n"
+    )
+    (old / "assets" / "js" / "main.js").write_text('import "./katex-setup.js";\n')
+    (old / "assets" / "js" / "katex-setup.js").write_text(
+        'renderMathInElement(document.body, {\n  macros: {\n    "\\\\t": "\\\\text{#1}",\n'
+        '    "\\\\p": "\\\\left(#1\\\\right)",\n  }\n});\n'
+    )
+    (old / "_posts" / "2020-01-01-a.md").write_text("---\ntitle: A\n---\n\n$\\t{Gamma}\\p{a, b}$\n")
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content" / "posts")
+    assert yaml.safe_load((site / "site.yaml").read_text())["math"]["macros"] == {
+        "t": "\\text{#1}",
+        "p": "\\left(#1\\right)",
+    }
+    assert report.posts[0].failed == 0
+    hugo = tmp_path / "hugo"
+    for folder in ("layouts/partials", "assets/js", "content/posts", "public/js"):
+        (hugo / folder).mkdir(parents=True)
+    (hugo / "hugo.toml").write_text('baseURL = "https://example.org/"\ntitle = "H"\n')
+    (hugo / "layouts" / "partials" / "math.html").write_text(
+        '{{ $js := resources.Get "js/math.js" | minify }}<script src="{{ $js.RelPermalink }}">'
+        "</script>\n"
+    )
+    (hugo / "assets" / "js" / "math.js").write_text(
+        'window.MathJax = {tex: {macros: {RR: "\\\\mathbb{R}"}}};\n'
+    )
+    (hugo / "public" / "js" / "math.js").write_text(
+        'window.MathJax = {tex: {macros: {RR: "\\\\mathbb{Q}", old: "x"}}};\n'
+    )
+    (hugo / "content" / "posts" / "p.md").write_text(
+        "---\ntitle: P\ndate: 2024-01-01\n---\n\n$x \\in \\RR$\n"
+    )
+    site = make_site(tmp_path / "site2", ROOT)
+    report = import_posts(hugo, site / "content" / "posts")
+    assert yaml.safe_load((site / "site.yaml").read_text())["math"]["macros"] == {
+        "RR": "\\mathbb{R}"
+    }
+    assert report.posts[0].failed == 0

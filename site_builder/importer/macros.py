@@ -11,6 +11,7 @@ one that cannot be written there is reported at its file and line.
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -29,6 +30,11 @@ SCRIPT = re.compile(r"(?is)<script\b[^>]*>(.*?)</script\s*>")
 # file of the site's own, which the page loads (pgm-style KaTeX options, Quarto's header).
 SCRIPT_SRC = re.compile(r"""(?is)<script\b[^>]*?\bsrc\s*=\s*(["'])(.*?)\1""")
 LIBRARY_SIZE = 64_000  # a vendored library (KaTeX, MathJax, jQuery) is larger than a config
+# ``import "./katex-setup.js"`` in a script the page loads as a module.
+JS_IMPORT = re.compile(r"""(?m)^\s*import\s+(?:[^'";]*?\bfrom\s+)?["'](\.{1,2}/[^"']+\.js)["']""")
+# A script of the site's own that configures MathJax or KaTeX, wherever the page loads it
+# from (Hugo's asset pipeline, a bundler): read after the ones a layout names.
+MATH_CONFIG = re.compile(r"renderMathInElement|katex\.render|MathJax\s*=|MathJax\.Hub\.Config")
 # \newcommand{\R}[1][default]{body}, \def\R#1{body}, \DeclareMathOperator*{\argmax}{arg max}
 NEWCOMMAND = re.compile(
     r"\\(?:re|provide)?newcommand\*?\s*(?:\{\s*\\([^{}\s]+)\s*\}|\\([A-Za-z]+|.))"
@@ -81,6 +87,7 @@ def read(source: Path, fmt: str, shown: Path) -> SiteMacros:
     for config in configs:
         _from_config(config, macros, _shown(config, shown))
     done: set[Path] = set()
+    fallback = True  # then every math configuration script of the site's own
     while files:
         file = files.pop(0)
         if file in done:
@@ -92,6 +99,11 @@ def read(source: Path, fmt: str, shown: Path) -> SiteMacros:
             continue
         _from_text(text, macros, _shown(file, shown))
         files += _loaded_scripts(text, file, source)
+        if file.suffix == ".js":
+            files += _imported(text, file)
+        if not files and fallback:
+            fallback = False
+            files = [f for f in _math_scripts(source) if f not in done]
     return macros
 
 
@@ -111,6 +123,38 @@ def _loaded_scripts(text: str, page: Path, source: Path) -> list[Path]:
                 if candidate.stat().st_size < LIBRARY_SIZE:
                     found.append(candidate)
                 break
+    return found
+
+
+def _imported(text: str, script: Path) -> list[Path]:
+    """The scripts a module script imports by a relative path."""
+    found = []
+    for match in JS_IMPORT.finditer(text):
+        candidate = (script.parent / match.group(1)).resolve()
+        if candidate.is_file() and candidate.stat().st_size < LIBRARY_SIZE:
+            found.append(candidate)
+    return found
+
+
+def _math_scripts(source: Path) -> list[Path]:
+    """The site's own small scripts that configure MathJax or KaTeX, in path order; a
+    built site, dependencies and minified libraries are not the site's own."""
+    skip = {"_site", "public", "node_modules", "vendor", "resources"}
+    found = []
+    for folder, subfolders, names in os.walk(source):
+        subfolders[:] = sorted(d for d in subfolders if d not in skip and not d.startswith("."))
+        for name in sorted(names):
+            path = Path(folder) / name
+            if not name.endswith(".js") or name.endswith(".min.js"):
+                continue
+            try:
+                if not path.is_file() or path.stat().st_size >= LIBRARY_SIZE:
+                    continue
+                text = path.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            if MATH_CONFIG.search(text):
+                found.append(path)
     return found
 
 
