@@ -244,7 +244,7 @@ class Audit(NamedTuple):
     url: str
     form: str
     audits: tuple[str, ...] = ()  # only these audit ids (with the gathering they need)
-    cpu: float = 0  # Lighthouse's CPU slowdown multiplier; 0: the form's own (mobile 4x)
+    calibrate: bool = False  # the CPU slowdown from this run's benchmark, not the form's 4x
 
 
 def run_lighthouse(jobs: dict[str, Audit], tmp: Path) -> dict[str, Any]:
@@ -262,7 +262,7 @@ def run_lighthouse(jobs: dict[str, Audit], tmp: Path) -> dict[str, Any]:
             "form": job.form,
             "out": str(tmp / f"{name}.json"),
             "audits": job.audits,
-            "cpu": job.cpu,
+            "calibrate": job.calibrate,
         }
         for name, job in jobs.items()
     ]

@@ -9,8 +9,9 @@ reaches its target there has reached it. One that falls short is run again alone
 ``conftest.cpu_lock`` while the other worker waits. If it is still short, the host is
 slower than the 4x slowdown assumes (Lighthouse's docs: the default suits a high-end
 desktop, and a slower one should calibrate), so a last run uses the slowdown Lighthouse's
-calculator gives for the host's measured ``benchmarkIndex`` (at most 4x), three times,
-and the median run decides (Lighthouse's docs/throttling.md and docs/variability.md).
+calculator gives for the ``benchmarkIndex`` measured in that same run (at most 4x), three
+times, and the median run decides (Lighthouse's docs/throttling.md and
+docs/variability.md).
 (Before, every audit ran alone, and the other worker idled through about 21 s of each
 ``make test``.)
 A busy renderer could paint late enough that an image arrives first and a shift goes
@@ -47,21 +48,6 @@ def failing_audits(report: dict[str, Any], category: str) -> list[str]:
         if ref["weight"] and audit["score"] is not None and audit["score"] < 1:
             out.append(f"{audit['id']} ({audit['score']}): {audit.get('displayValue', '')}")
     return out
-
-
-def calibrated_slowdown(report: dict[str, Any]) -> float:
-    """The CPU slowdown that makes this host a mid-tier phone, from the ``benchmarkIndex``
-    its ``report`` measured: Lighthouse's CPU throttling calculator
-    (docs/throttling.md, "Calibrating the CPU slowdown"; PageSpeed Insights calibrates its
-    own servers the same way), never more than the default 4x."""
-    index = float(report["environment"]["benchmarkIndex"])
-    if index >= 1300:
-        slowdown = 3 + (index - 1300) / 233
-    elif index >= 800:
-        slowdown = 2 + (index - 800) / 500
-    else:
-        slowdown = 1 + max(index - 150, 0) / 650
-    return round(min(slowdown, 4.0), 2)
 
 
 def _performance(report: dict[str, Any]) -> float:
@@ -110,19 +96,19 @@ def lighthouse(sites: Sites, tmp_path_factory: pytest.TempPathFactory) -> dict[s
             short = {key: job for key, job in short.items() if not _on_target(key, reports[key])}
             # Still short alone: this host is slower than the desktop Lighthouse's 4x assumes
             # (or busy with other work than this suite's). Lighthouse's own remedies decide:
-            # the slowdown its calculator gives for the benchmark just measured, and the
-            # median of several runs (docs/variability.md), here three.
+            # the slowdown its calculator gives for the benchmark each run measured
+            # (tests/lighthouse.mjs), and the median of several runs (docs/variability.md).
             calibrated = {
-                key: job._replace(cpu=calibrated_slowdown(reports[key]))
+                key: job._replace(calibrate=True)
                 for key, job in short.items()
                 if job.form == "mobile"
             }
             if calibrated:
                 tries = [run_lighthouse(calibrated, tmp / f"calibrated-{n}") for n in range(3)]
-                for key, job in calibrated.items():
-                    ranked = sorted((t[key] for t in tries), key=_performance)
-                    reports[key] = ranked[1]
-                    runs[key] = f"alone at {job.cpu:.1f}x, median of 3"
+                for key in calibrated:
+                    reports[key] = sorted((t[key] for t in tries), key=_performance)[1]
+                    cpu = reports[key]["configSettings"]["throttling"]["cpuSlowdownMultiplier"]
+                    runs[key] = f"alone, median of 3 calibrated (this one at {cpu:.1f}x)"
     lines = [f"Lighthouse {reports[FIGURES]['lighthouseVersion']}"]
     for key in (key for key in jobs if key != FIGURES):
         report = reports[key]
