@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple, cast
 
 from markdown_it import MarkdownIt
-from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
@@ -198,21 +197,21 @@ def _latex_ref(env: dict[str, Any], command: str, label: str, line: int | None) 
     """``\\eqref`` reads "(1)" and ``\\ref`` "1", as in LaTeX; labels name equations.
 
     One to no label is math's to judge, as MathJax judged it: an error ("math: ..."),
-    or with ``math: {errors: show}`` a warning and the TeX in the marked box a formula
-    that does not convert gets (MathJax showed "(???)")."""
+    or with ``math: {errors: show}`` a warning, and a formula token the math plugin draws
+    as it draws one that does not convert: the TeX in a marked box (MathJax showed
+    "(???)")."""
     ident = label if is_crossref(label) and not label.startswith("eq-") else equation_id(label)
     written = f"\\{command}{{{label}}}"
     target = state_of(env).targets.get(ident)
     if target is None:
-        message = escapeHtml(f"{written} refers to no equation in this post")
+        message = f"{written} refers to no equation in this post"
         if env["ctx"].math_errors != "show":
-            report(env, None, f"math: {written} refers to no equation in this post", line=line)
+            report(env, None, f"math: {message}", line=line)
             return []
-        warn(env, f"math: {written} refers to no equation in this post", line)
-        box = Token("html_inline", "", 0)
-        hidden = f'<span class="visually-hidden">Formula not converted ({message}): </span>'
-        tex = escapeHtml(written)
-        box.content = f'<code class="math-error" title="{message}">{hidden}{tex}</code>'
+        warn(env, f"math: {message}", line)
+        box = Token("math_inline", "math", 0)  # drawn as the math plugin draws a failed one
+        box.content = written
+        box.meta["failed"] = message
         return [box]
     text = f"({target.number})" if command == "eqref" else str(target.number)
     return _link(ident, target, text)
