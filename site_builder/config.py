@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -91,9 +92,10 @@ class SiteConfig:
     def tz(self) -> ZoneInfo:
         return ZoneInfo(self.timezone)
 
-    @property
+    @functools.cached_property
     def key(self) -> str:
-        """The settings as text for cache keys: all of them but where the site is."""
+        """The settings as text for cache keys: all of them but where the site is. Kept:
+        the plan asks for it once a post."""
         return repr(dataclasses.replace(self, root=Path(".")))
 
     def url(self, path: str) -> str:
