@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 # Bounded, as ``serve`` meets ever new sources.
 _CODE: dict[tuple[str, str], CodeType] = {}
 _LIMIT = 512
+# The entries a backing cache was given or gave (Jinja's key, which names the file, and
+# the checksum): a second environment in one build writes none of them again.
+_IN_BACKING: set[tuple[str, str]] = set()
 
 
 def remembering(backing: jinja2.BytecodeCache | None) -> jinja2.BytecodeCache:
@@ -48,12 +51,13 @@ def remembering(backing: jinja2.BytecodeCache | None) -> jinja2.BytecodeCache:
             code = _CODE.get(bucket.memory_key)
             if code is not None:
                 bucket.code = _refile(code, filename or "<template>")  # as compile names it
-                if backing is not None:  # the next process finds it there
-                    backing.dump_bytecode(bucket)
+                if backing is not None and (bucket.key, checksum) not in _IN_BACKING:
+                    self.dump_bytecode(bucket)  # the next process finds it there
             elif backing is not None:
                 backing.load_bytecode(bucket)  # checks Jinja's magic and the checksum
                 if bucket.code is not None:
                     _remember(bucket.memory_key, bucket.code)
+                    _IN_BACKING.add((bucket.key, checksum))
             return bucket
 
         def load_bytecode(self, bucket: Bucket) -> None:
@@ -64,6 +68,7 @@ def remembering(backing: jinja2.BytecodeCache | None) -> jinja2.BytecodeCache:
                 _remember(bucket.memory_key, bucket.code)
             if backing is not None:
                 backing.dump_bytecode(bucket)
+                _IN_BACKING.add((bucket.key, bucket.checksum))
 
     return Remembering()
 
@@ -71,6 +76,7 @@ def remembering(backing: jinja2.BytecodeCache | None) -> jinja2.BytecodeCache:
 def _remember(key: tuple[str, str], code: CodeType) -> None:
     if len(_CODE) >= _LIMIT:
         _CODE.pop(next(iter(_CODE)))
+        _IN_BACKING.clear()  # at worst written again: bounded with the code it describes
     _CODE[key] = code
 
 
