@@ -130,7 +130,9 @@ def _imported(text: str, script: Path) -> list[Path]:
     """The scripts a module script imports by a relative path."""
     found = []
     for match in JS_IMPORT.finditer(text):
-        candidate = (script.parent / match.group(1)).resolve()
+        # Spelled as the other files are (not resolved), so one read each and notes
+        # relative to the old site.
+        candidate = Path(os.path.normpath(script.parent / match.group(1)))
         if candidate.is_file() and candidate.stat().st_size < LIBRARY_SIZE:
             found.append(candidate)
     return found
