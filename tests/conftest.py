@@ -241,13 +241,29 @@ def built_site(sites: Sites) -> Path:
     return sites.built(ROOT)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Start the Lighthouse audits in the background (``tests/audits.py``), in the process
+    that hands out the work, before the xdist workers start."""
+    from tests import audits
+
+    audits.start(config)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    from tests import audits
+
+    audits.stop()
+
+
 # Under pytest-xdist (`make test`: --dist loadfile, no reordering) a module is one unit of
 # work, handed out in collection order to whichever worker is free. The longest go first
 # (each module's seconds alone, in one process, in the comments): then the short ones at
 # the end fill the gaps and the workers finish close together, instead of one waiting
-# while the other runs a long module that started last. Modules not listed come after.
+# while the other runs a long module that started last. Modules not listed come after,
+# then Lighthouse's, which reads the audits that ran in the background meanwhile
+# (``tests/audits.py``): last, so they have had all that time. Without them (``pytest
+# tests/test_lighthouse.py``) its audits run in it, and it goes first.
 LONGEST_FIRST = (
-    "test_lighthouse.py",  # 100, mostly waiting on the audits (tests/lighthouse.mjs)
     "test_quality.py",  # 65
     "test_incremental.py",  # 40
     "test_hardening.py",  # 24
@@ -268,8 +284,11 @@ LONGEST_FIRST = (
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    from tests import audits
+
     order = {name: rank for rank, name in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: order.get(item.path.name, len(order)))
+    order["test_lighthouse.py"] = len(order) + 1 if audits.background() else -1
+    items.sort(key=lambda item: order.get(item.path.name, len(LONGEST_FIRST)))
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -1,19 +1,20 @@
 """Lighthouse 12.2.3 (npm, ``node_modules/``) on freshly built sites, served on loopback.
 
 This site's post and index, mobile and desktop, must reach the score targets, and the
-figures site's post must not shift its layout as its images arrive. The five audits run
-in one Node process on one Chromium (``tests/lighthouse.mjs``), first beside the other
-xdist worker's tests. Lighthouse simulates a slow phone from the CPU time it observes, so
-other work at the same time can only make a page look slower, never faster: an audit that
-reaches its target there has reached it. One that falls short is run again alone, holding
-``conftest.cpu_lock`` while the other worker waits. If it is still short, the host is
-slower than the 4x slowdown assumes (Lighthouse's docs: the default suits a high-end
-desktop, and a slower one should calibrate), so a last run uses the slowdown Lighthouse's
-calculator gives for the ``benchmarkIndex`` measured in that same run (at most 4x), three
-times, and the median run decides (Lighthouse's docs/throttling.md and
-docs/variability.md).
+figures site's post must not shift its layout as its images arrive. The audits run in
+one Node process on one Chromium (``tests/lighthouse.mjs``), first in the background from
+the session's start, beside both xdist workers' tests (``tests/audits.py``; this module
+runs last and reads their reports). Lighthouse simulates a slow phone from the CPU time
+it observes, so other work at the same time can only make a page look slower, never
+faster: an audit that reaches its target there has reached it. One that falls short is
+run again alone, holding ``conftest.cpu_lock`` while the other worker waits. If it is
+still short, the host is slower than the 4x slowdown assumes (Lighthouse's docs: the
+default suits a high-end desktop, and a slower one should calibrate), so a last run uses
+the slowdown Lighthouse's calculator gives for the ``benchmarkIndex`` measured in that
+same run (at most 4x), three times, and the median run decides (Lighthouse's
+docs/throttling.md and docs/variability.md).
 (Before, every audit ran alone, and the other worker idled through about 21 s of each
-``make test``.)
+``make test``; then the first pass ran in this module, and its worker idled through it.)
 A busy renderer could paint late enough that an image arrives first and a shift goes
 unseen; ``test_figures_site.test_images_do_not_shift_the_layout`` rules that out by
 holding every image back 400 ms.
@@ -27,17 +28,14 @@ from typing import Any
 
 import pytest
 
-from tests.browser import ARTIFACTS, LIGHTHOUSE, Audit, require_chromium, run_lighthouse
-from tests.conftest import ROOT, SITES, Sites, cpu_lock
+from tests import audits as first_pass
+from tests.audits import FIGURES, SCHOLAR
+from tests.browser import ARTIFACTS, LIGHTHOUSE, require_chromium, run_lighthouse
+from tests.conftest import Sites, cpu_lock
 
 pytestmark = pytest.mark.browser
 
-PAGES = {"index": "", "post": "posts/attention-from-the-softmax-up/", "about": "about/"}
-# Mobile only (the harder form): a researcher's home and publications, a notebook post.
-SCHOLAR = {"researcher": "", "publications": "publications/"}
-NOTEBOOK = "posts/kaggle-titanic/"  # tests/sites/notebooks: outputs, tables, images
 TARGETS = {"performance": 1.0, "accessibility": 1.0, "best-practices": 1.0, "seo": 1.0}
-FIGURES = "figures mobile"  # the figures site's post, for its layout shift alone
 
 
 def failing_audits(report: dict[str, Any], category: str) -> list[str]:
@@ -63,30 +61,26 @@ def _on_target(key: str, report: dict[str, Any]) -> bool:
 
 @pytest.fixture(scope="module")
 def lighthouse(sites: Sites, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """The four reports (post and index, mobile and desktop) and the figures post's, run
-    once per session.
+    """The four reports (post and index, mobile and desktop), the page's, the researcher's,
+    the notebook's and the figures post's, run once per session.
 
+    ``make test`` starts the first pass when the session starts (``tests/audits.py``) and
+    runs this module last, so the audits wait beside the other tests, not in a worker.
+    Alone (``pytest tests/test_lighthouse.py -k ...``), the first pass runs here.
     The sites are built for the address the audits load, so the canonical URL, robots.txt
     and sitemap describe this very server (not the production domain)."""
     require_chromium()
     if not LIGHTHOUSE.exists():
         pytest.skip("Lighthouse is not installed: run `npm ci`")
-    url = sites.served(ROOT)
-    figures = sites.served(SITES / "figures") + "posts/figures/"
-    jobs = {
-        f"{name} {form}": Audit(url + path, form)
-        for name, path in PAGES.items()
-        for form in ("mobile", "desktop")
-        if (name, form) != ("about", "desktop")  # a page's desktop form: the post's, in effect
-    }
-    researcher = sites.served(SITES / "researcher")  # a profile, selected papers, a .bib
-    jobs.update(
-        {f"{name} mobile": Audit(researcher + path, "mobile") for name, path in SCHOLAR.items()}
-    )
-    jobs["notebook mobile"] = Audit(sites.served(SITES / "notebooks") + NOTEBOOK, "mobile")
     tmp = tmp_path_factory.mktemp("lighthouse")
-    jobs[FIGURES] = Audit(figures, "mobile", ("cumulative-layout-shift",))
-    reports = run_lighthouse(jobs, tmp / "shared")
+    folder = first_pass.background()
+    if folder is not None:
+        jobs, reports, seconds = first_pass.reports(folder, timeout=900)
+        first = f"first pass in the background, {seconds:.0f} s with the sites' builds"
+    else:
+        jobs = first_pass.audit_jobs(sites.served)
+        reports = run_lighthouse(jobs, tmp / "shared")
+        first = "first pass in this test"
     runs = dict.fromkeys(jobs, "beside other tests")
     short = {key: job for key, job in jobs.items() if not _on_target(key, reports[key])}
     if short:
@@ -109,7 +103,7 @@ def lighthouse(sites: Sites, tmp_path_factory: pytest.TempPathFactory) -> dict[s
                     reports[key] = sorted((t[key] for t in tries), key=_performance)[1]
                     cpu = reports[key]["configSettings"]["throttling"]["cpuSlowdownMultiplier"]
                     runs[key] = f"alone, median of 3 calibrated (this one at {cpu:.1f}x)"
-    lines = [f"Lighthouse {reports[FIGURES]['lighthouseVersion']}"]
+    lines = [f"Lighthouse {reports[FIGURES]['lighthouseVersion']} ({first})"]
     for key in (key for key in jobs if key != FIGURES):
         report = reports[key]
         scores = "  ".join(f"{cat} {report['categories'][cat]['score']:.2f}" for cat in TARGETS)
