@@ -22,9 +22,11 @@ import fcntl
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import traceback
 from collections.abc import Callable
@@ -73,6 +75,9 @@ def main(folder: Path) -> None:
     ``start`` locked ``DIR/running`` for this process, which holds the lock until it ends:
     ``reports`` takes a free lock without a result to mean the process is gone."""
     began = time.monotonic()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # for Node alone (``_until_the_session_ends``)
+    ended = threading.Event()
+    threading.Thread(target=_until_the_session_ends, args=(ended,), daemon=True).start()
     with contextlib.ExitStack() as stack:
         try:
 
@@ -85,6 +90,8 @@ def main(folder: Path) -> None:
                 return url
 
             jobs = audit_jobs(served)
+            if ended.is_set():
+                raise RuntimeError("the session ended before the audits started")
             run_lighthouse(jobs, folder / "shared")
             result: dict[str, Any] = {
                 "jobs": {key: job._asdict() for key, job in jobs.items()},
@@ -95,7 +102,17 @@ def main(folder: Path) -> None:
         partial = folder / "result.json.part"
         partial.write_text(json.dumps(result), encoding="utf-8")
         partial.replace(folder / "result.json")
-        sys.stdin.read()  # until the session ends (``stop``), or pytest is gone
+        ended.wait()
+
+
+def _until_the_session_ends(ended: threading.Event) -> None:
+    """Standard input closes when the session ends (``stop``) or pytest is gone. An audit
+    still running then is interrupted as Ctrl-C would: SIGINT to this process group (its
+    own, ``start``), which Node takes (its Chromium launcher closes Chromium, in a group of
+    its own) and this process ignores, so it never kills Node first."""
+    sys.stdin.read()
+    ended.set()
+    os.killpg(0, signal.SIGINT)
 
 
 # --------------------------------------------------------------------------- pytest's side
@@ -146,6 +163,7 @@ def start(config: pytest.Config) -> None:
             stdout=log,
             stderr=subprocess.STDOUT,
             pass_fds=(lock,),
+            start_new_session=True,  # a group of its own: ``stop`` signals all of it
         )
     os.close(lock)
     _RUNNING.append((process, folder))
@@ -161,9 +179,10 @@ def stop() -> None:
             assert process.stdin is not None
             process.stdin.close()
         try:
-            process.wait(timeout=10)
+            process.wait(timeout=15)
         except subprocess.TimeoutExpired:
-            process.kill()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
             process.wait()
         shutil.rmtree(folder, ignore_errors=True)
 
