@@ -34,6 +34,7 @@ from site_builder.routes import Routes, links_to_missing_posts, plan_routes
 from site_builder.writer import Output, staged_output
 
 if TYPE_CHECKING:  # a site without publications never imports them
+    from site_builder.indexer import Indexer
     from site_builder.publications import Publications
 
 
@@ -144,6 +145,7 @@ class _Writer:
     routes: Routes
     output: Output
     last: Session
+    indexer: Indexer | None = None
 
     def bundles(self) -> None:
         """A folder source's own files (images, data): copied, or kept when unchanged."""
@@ -183,9 +185,13 @@ class _Writer:
             for post in posts.values()
         ]
         shards = search.plan_shards(entries, self.site.config.language)
-        for shard in shards:
-            index = partial(self._index, shard, posts)
-            self.last.write_group(f"search:{shard.dir}", self.site, self.output, index, shard.key)
+        try:
+            for shard in shards:
+                index, name = partial(self._index, shard, posts), f"search:{shard.dir}"
+                self.last.write_group(name, self.site, self.output, index, shard.key)
+        finally:
+            if self.indexer is not None:
+                self.indexer.close()
         key = hash_parts(*(shard.key for shard in shards))
         listing = partial(self._listing, shards)
         self.last.write_group("search", self.site, self.output, listing, key)
@@ -202,7 +208,9 @@ class _Writer:
             for post in (posts[path] for path in shard.paths)
             for rendered in [self.last.full_rendered(post)]
         ]
-        for rel, data in search.build_index(docs, shard):
+        if self.indexer is None:  # one Pagefind for every shard, started for the first
+            self.indexer = search.start_indexer(self.site.config.language)
+        for rel, data in search.build_index(docs, shard, self.indexer):
             self.output.write(rel, data)
 
     def _listing(self, shards: list[search.Shard]) -> None:

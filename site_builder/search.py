@@ -35,18 +35,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import subprocess
-import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from html import escape
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-from site_builder.errors import BuildError
 from site_builder.incremental.keys import hash_parts
+
+if TYPE_CHECKING:  # a build whose shards are all kept starts no Pagefind
+    from site_builder.indexer import Indexer
 
 OUT = "pagefind/"
 LISTING = OUT + "shards.json"
@@ -65,7 +64,8 @@ _MAX_SHARD = 8 * MIN_SHARD
 # its own small one.
 _RUNTIME = re.compile(r"^(pagefind\.js|wasm\..*)$")
 _INDEX = re.compile(r"^(pagefind-entry\.json|pagefind\.[^/]*\.pf_meta|(fragment|index|filter)/.*)$")
-_MATH = re.compile(r"<math\b.*?</math>", re.S)
+_MATH_OR_CODE = re.compile(r"<math\b.*?</math>|<pre\b.*?</pre>", re.S)
+_SPAN = re.compile(r"</?span\b[^>]*>")
 _TEX = re.compile(r'<annotation encoding="application/x-tex">(.*?)</annotation>', re.S)
 
 
@@ -140,8 +140,10 @@ def listing(shards: Sequence[Shard]) -> tuple[str, bytes]:
 
 
 def index_html(doc: Document) -> str:
-    """The page Pagefind reads for ``doc``: title, date as metadata, body with math as TeX."""
-    body = _MATH.sub(_tex_of, doc.html)
+    """The page Pagefind reads for ``doc``: title, date as metadata, body with math as TeX
+    and code without its highlighting spans (the same text, so the same index: Pagefind
+    spends a fifth of its time on the spans of a post with two code blocks)."""
+    body = _MATH_OR_CODE.sub(_for_index, doc.html)
     return (
         f'<!doctype html><html lang="{escape(doc.language)}"><head><meta charset="utf-8">'
         f"<title>{escape(doc.title)}</title></head><body><main data-pagefind-body>"
@@ -150,50 +152,37 @@ def index_html(doc: Document) -> str:
     )
 
 
-def _tex_of(match: re.Match[str]) -> str:
+def _for_index(match: re.Match[str]) -> str:
+    if match.group(0).startswith("<pre"):
+        return _SPAN.sub("", match.group(0))
     tex = _TEX.search(match.group(0))
     return f"<span> {tex.group(1)} </span>" if tex else ""
 
 
-def build_index(docs: Sequence[Document], shard: Shard) -> list[tuple[str, bytes]]:
+def build_index(
+    docs: Sequence[Document], shard: Shard, indexer: Indexer
+) -> list[tuple[str, bytes]]:
     """(site-relative path, bytes) of every file of ``shard``'s index, in path order: its
-    ``docs`` (one per path of the shard) indexed by Pagefind into the shard's folder.
-
-    The posts are written as small pages into a temporary folder and indexed there by
-    Pagefind's command-line binary. (Its Python service API hung on a site of a
-    thousand posts, waiting on replies the service never sent.)
-    """
-    from pagefind_bin import get_executable
-
+    ``docs`` (one per path of the shard) indexed by Pagefind into the shard's folder, sent
+    to ``indexer`` in path order (Pagefind numbers the pages as they come)."""
     ordered = sorted(docs, key=lambda d: d.path)
     if [doc.path for doc in ordered] != list(shard.paths):
         raise ValueError(f"the documents are not those of the shard in {shard.dir}")
     keep = (_RUNTIME, _INDEX) if shard.primary else (_INDEX,)
-    with tempfile.TemporaryDirectory(prefix="pagefind-", dir=_scratch()) as tmp:
-        site, out = Path(tmp) / "site", Path(tmp) / "out"
-        for doc in ordered:
-            page = site / doc.path / "index.html"
-            page.parent.mkdir(parents=True, exist_ok=True)
-            page.write_text(index_html(doc), encoding="utf-8")
-        command = [str(get_executable()), "--site", str(site), "--output-path", str(out)]
-        for selector in (".sidenote", ".heading-anchor", ".footnote-backref"):
-            command += ["--exclude-selectors", selector]
-        command += ["--force-language", ordered[0].language, "--silent"]
-        done = subprocess.run(command, capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            raise BuildError("search", None, f"pagefind failed: {done.stderr.strip()[:500]}")
-        return [
-            (shard.dir + rel, (out / rel).read_bytes())
-            for rel in sorted(_files(out))
-            if any(pattern.match(rel) for pattern in keep)
-        ]
+    files = indexer.index([("/" + doc.path, index_html(doc)) for doc in ordered])
+    return [
+        (shard.dir + rel, files[rel])
+        for rel in sorted(files)
+        if any(pattern.match(rel) for pattern in keep)
+    ]
 
 
-def _scratch() -> str | None:
-    """Memory-backed scratch space where there is one: a shard is hundreds of small files
-    written, read once by Pagefind and deleted, which cost a loaded disk ~1 ms each."""
-    shm = "/dev/shm"
-    return shm if os.path.isdir(shm) and os.access(shm, os.W_OK) else None
+def start_indexer(language: str) -> Indexer:
+    """A Pagefind process for this build's shards (``indexer``): the sidenote copies, the
+    heading links and the notes' back-links are not indexed."""
+    from site_builder.indexer import Indexer
+
+    return Indexer(language, (".sidenote", ".heading-anchor", ".footnote-backref"))
 
 
 @cache
@@ -205,9 +194,3 @@ def _pagefind_version() -> str:
         return metadata.version("pagefind_bin")
     except metadata.PackageNotFoundError:
         return "none"
-
-
-def _files(root: Path) -> Iterator[str]:
-    for path in root.rglob("*"):
-        if path.is_file():
-            yield path.relative_to(root).as_posix()
