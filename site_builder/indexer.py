@@ -53,17 +53,36 @@ class Indexer:
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
         self._sent = 0
+        self._received = 0
+        self._indexes = 0
+        self.pending = 0  # pages sent whose index is not received yet
 
     def index(self, pages: Sequence[tuple[str, str]]) -> dict[str, bytes]:
         """Every file of one index of ``pages`` (site URL, HTML), by path relative to it."""
-        index = self._call({"type": "NewIndex", "config": self.config})["index_id"]
-        first = self._sent + 1
+        return self.receive(self.send(pages))
+
+    def send(self, pages: Sequence[tuple[str, str]]) -> tuple[int, int]:
+        """Ask for an index of ``pages`` without waiting for it (Pagefind works meanwhile);
+        :meth:`receive` gets it, indexes being received in the order they were sent."""
+        index = self._indexes  # the service numbers its indexes 0, 1, 2, ...
+        self._indexes += 1
+        self._send({"type": "NewIndex", "config": self.config})
         for url, html in pages:
             self._send({"type": "AddFile", "index_id": index, "url": url, "file_contents": html})
         self._send({"type": "GetFiles", "index_id": index})
         self._send({"type": "DeleteIndex", "index_id": index})  # frees its memory
-        replies = [self._reply(number) for number in range(first, self._sent + 1)]
-        files = replies[len(pages)]["files"]
+        self.pending += len(pages)
+        return index, len(pages)
+
+    def receive(self, ticket: tuple[int, int]) -> dict[str, bytes]:
+        index, count = ticket
+        if self._reply()["index_id"] != index:
+            raise self._failed("pagefind numbered its indexes in another way")
+        for _ in range(count):
+            self._reply()
+        files = self._reply()["files"]
+        self._reply()
+        self.pending -= count
         return {file["path"]: base64.b64decode(file["content"]) for file in files}
 
     def close(self) -> None:
@@ -80,10 +99,6 @@ class Indexer:
             self._process.wait()
         self._stderr.close()
 
-    def _call(self, payload: dict[str, Any]) -> dict[str, Any]:
-        self._send(payload)
-        return self._reply(self._sent)
-
     def _send(self, payload: dict[str, Any]) -> None:
         self._sent += 1
         message = json.dumps({"message_id": self._sent, "payload": payload}).encode("utf-8")
@@ -94,8 +109,10 @@ class Indexer:
         except OSError:
             raise self._failed("pagefind stopped") from None
 
-    def _reply(self, number: int) -> dict[str, Any]:
-        """The reply to message ``number``: the service answers each, in order."""
+    def _reply(self) -> dict[str, Any]:
+        """The reply to the next message: the service answers each, in order."""
+        self._received += 1
+        number = self._received
         raw = self._replies.get()
         if raw is None:
             raise self._failed("pagefind stopped")

@@ -81,10 +81,12 @@ def test_an_edit_reindexes_its_shard_and_gives_a_cold_builds_bytes(
     assert json.loads((out / "pagefind/shards.json").read_text(encoding="utf-8")) == folders
     changed = {r.split("/")[0] + "/" for r, _ in set(before.items()) ^ set(after.items())}
     assert changed == {folders[-1]}  # the last shard's folder, and only it
-    # The same posts built from nothing give the same bytes.
-    cold = tmp_path / "cold"
-    build(load_config(sharded), cold, use_cache=False)
-    assert tree_digest(cold / "pagefind") == after
+    # The same posts built from nothing give the same bytes, on two Pagefind processes (one
+    # a core) as on one.
+    for jobs in (2, 1):
+        cold = tmp_path / f"cold-{jobs}"
+        build(load_config(sharded), cold, use_cache=False, jobs=jobs)
+        assert tree_digest(cold / "pagefind") == after
 
 
 def test_a_site_without_posts_has_an_empty_index(tmp_path: Path) -> None:
