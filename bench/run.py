@@ -28,59 +28,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from bench import floor, hugo
 from bench.corpus import ROOT, make_corpus, post
 from bench.notebook import edited
-
-MEASURE = """
-import json, resource, subprocess, sys, time
-started = time.perf_counter()
-done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)
-seconds = time.perf_counter() - started
-usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-cpu = usage.ru_utime + usage.ru_stime
-peak = usage.ru_maxrss / 1024
-print(json.dumps({"seconds": seconds, "cpu": cpu, "peak_mb": peak, "status": done.returncode}))
-"""
-
-
-def timed_build(
-    site: Path, *extra: str, python: str = sys.executable, checkout: Path = ROOT
-) -> dict[str, float]:
-    """Run one build in a fresh process; wall seconds, CPU seconds (all its processes, the
-    workers' too) and peak RSS of the largest process.
-    ``python -m site_builder`` runs in ``checkout``, whose package it then imports first
-    (``bench.compare`` times another checkout with its own venv's ``python``)."""
-    command = [
-        sys.executable,
-        "-c",
-        MEASURE,
-        python,
-        "-m",
-        "site_builder",
-        "-C",
-        str(site),
-        "build",
-        "--quiet",
-        *extra,
-    ]
-    done = subprocess.run(command, capture_output=True, text=True, check=True, cwd=checkout)
-    result: dict[str, float] = json.loads(done.stdout)
-    if result["status"] != 0:
-        raise SystemExit(f"build failed in {site}")
-    return result
-
-
-def median_of(runs: int, prepare: Callable[[], object], site: Path) -> dict[str, Any]:
-    samples = []
-    for _ in range(runs):
-        prepare()
-        samples.append(timed_build(site))
-    return median_of_samples(samples)
+from bench.search import search_cold, search_edit
+from bench.timing import median_of, timed_build
 
 
 def scenarios(
@@ -125,65 +80,6 @@ def scenarios(
         stale.unlink()
     results["edit, search on"] = search_edit(site, runs)
     return results
-
-
-def search_edit(site: Path, runs: int) -> dict[str, Any]:
-    """Turn search on (``search: true``), build once untimed, then time one-post edits: each
-    re-indexes the edited post's shard of the Pagefind index (site_builder/search.py)."""
-    config = site / "site.yaml"
-    text = config.read_text(encoding="utf-8")
-    victim = site / "content" / "posts" / "post-00007.md"
-    original = victim.read_text(encoding="utf-8")
-    counter = iter(range(10**6))
-    config.write_text(text + "search: true\n", encoding="utf-8")
-    try:
-        timed_build(site)
-        return median_of(
-            runs,
-            lambda: victim.write_text(
-                original + f"\nA searched edit, number {next(counter)}.\n", encoding="utf-8"
-            ),
-            site,
-        )
-    finally:
-        config.write_text(text, encoding="utf-8")
-        victim.write_text(original, encoding="utf-8")
-
-
-def search_cold(site: Path, runs: int) -> tuple[dict[str, dict[str, Any]], list[float]]:
-    """Cold builds with search on (``search: true``), each beside a cold Hugo build and then
-    Pagefind's CLI over its output (``bench.hugo``, when installed), the pair's order
-    alternating; also each pair's ratio (this machine drifts over minutes)."""
-    config = site / "site.yaml"
-    text = config.read_text(encoding="utf-8")
-    config.write_text(text + "search: true\n", encoding="utf-8")
-    ours: list[dict[str, float]] = []
-    theirs: list[float] = []
-    try:
-        with tempfile.TemporaryDirectory(prefix="hugo-bench-") as tmp:
-            peer = hugo.make_site(site / "content" / "posts", Path(tmp) / "site")
-            for number in range(runs):
-                if hugo.available() and number % 2:
-                    theirs.append(hugo.timed(peer, Path(tmp) / f"run-{number}", with_search=True))
-                shutil.rmtree(site / "public", ignore_errors=True)
-                shutil.rmtree(site / ".cache", ignore_errors=True)
-                ours.append(timed_build(site))
-                if hugo.available() and not number % 2:
-                    theirs.append(hugo.timed(peer, Path(tmp) / f"run-{number}", with_search=True))
-    finally:
-        config.write_text(text, encoding="utf-8")
-    results = {"cold, search on": median_of_samples(ours)}
-    if theirs:
-        results["hugo + pagefind"] = {"seconds": statistics.median(theirs), "peak_mb": math.nan}
-    return results, [o["seconds"] / t for o, t in zip(ours, theirs, strict=False)]
-
-
-def median_of_samples(samples: list[dict[str, float]]) -> dict[str, Any]:
-    return {
-        "seconds": statistics.median(s["seconds"] for s in samples),
-        "peak_mb": max(s["peak_mb"] for s in samples),
-        "samples": [s["seconds"] for s in samples],
-    }
 
 
 def serve_reload(site: Path, victim: Path, original: str, runs: int) -> dict[str, float]:
