@@ -1,7 +1,7 @@
 """`make bench`: build a generated corpus and print a table of timings and memory.
 
 Every scenario runs the real CLI in a subprocess (so start-up counts) and is
-repeated; the table shows medians. Peak memory is the largest process's
+repeated (5 runs); the table shows min, median and max. Peak memory is the largest process's
 maximum RSS (the build or one of its workers). The floor, the same Markdown
 through the bare libraries, is measured in the same run and the build is
 reported as a ratio to it, because this machine is noisy (±25%).
@@ -10,7 +10,7 @@ The corpus has an About page and the home text too. A second corpus adds N
 notebook posts: its cold builds alternate with the first's, and each pair's
 difference over N is a notebook post's cost.
 
-    python -m bench.run [--posts 1000] [--notebooks 100] [--large 5000] [--runs 3]
+    python -m bench.run [--posts 1000] [--notebooks 100] [--large 5000] [--runs 5]
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ def serve_reload(site: Path, victim: Path, original: str, runs: int) -> dict[str
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(timeout=30)
-    return {"seconds": statistics.median(samples), "peak_mb": float("nan")}
+    return {"seconds": statistics.median(samples), "peak_mb": float("nan"), "samples": samples}
 
 
 def notebook_scenarios(
@@ -167,17 +167,39 @@ def notebook_scenarios(
 
 
 def table(n: int, results: dict[str, dict[str, Any]], floor_2: float) -> str:
+    """Each scenario's runs as min, median and max (the median decides the ratios)."""
     lines = [
-        f"{'scenario':<22} {'wall s':>8} {'ms/post':>8} {'peak MB':>8} {'vs floor(2)':>12}",
-        "-" * 62,
+        f"{'scenario':<22} {'min s':>7} {'median s':>9} {'max s':>7} {'ms/post':>8} "
+        f"{'peak MB':>8} {'vs floor(2)':>12}",
+        "-" * 78,
     ]
     for name, r in results.items():
         peak = "-" if math.isnan(r["peak_mb"]) else f"{r['peak_mb']:.0f}"
+        runs = r.get("samples") or [r["seconds"]]
         lines.append(
-            f"{name:<22} {r['seconds']:>8.2f} {1000 * r['seconds'] / n:>8.2f} "
-            f"{peak:>8} {r['seconds'] / floor_2:>11.2f}x"
+            f"{name:<22} {min(runs):>7.2f} {r['seconds']:>9.2f} {max(runs):>7.2f} "
+            f"{1000 * r['seconds'] / n:>8.2f} {peak:>8} {r['seconds'] / floor_2:>11.2f}x"
         )
     return "\n".join(lines)
+
+
+def seed_build(runs: int, tmp: Path) -> dict[str, Any]:
+    """This checkout's own site (the seed post, its pages and figure) built cold, as
+    ``make build`` does once the venv is there: the issue's 0.3 s target."""
+    seed = tmp / "seed"
+    for name in ("site.yaml", "content", "templates", "static", "widgets", "fonts"):
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, seed / name)
+        elif source.is_file():
+            seed.mkdir(exist_ok=True)
+            shutil.copy(source, seed / name)
+
+    def cold() -> None:
+        shutil.rmtree(seed / "public", ignore_errors=True)
+        shutil.rmtree(seed / ".cache", ignore_errors=True)
+
+    return median_of(runs, cold, seed)
 
 
 def main() -> None:
@@ -195,7 +217,7 @@ def main() -> None:
         default=int(os.environ.get("BENCH_LARGE", 5000)),
         help="corpus size for the memory and linearity check (0 to skip)",
     )
-    parser.add_argument("--runs", type=int, default=int(os.environ.get("BENCH_RUNS", 3)))
+    parser.add_argument("--runs", type=int, default=int(os.environ.get("BENCH_RUNS", 5)))
     args = parser.parse_args()
 
     # pip byte-compiles an installed package; an editable install leaves it to the first
@@ -209,8 +231,9 @@ def main() -> None:
         results = scenarios(site, files, args.runs, floor_samples)
         searched, search_ratios = search_cold(site, args.runs)
         results.update(searched)
+        seed = seed_build(args.runs, Path(tmp))
         floor_2 = statistics.median(floor_samples)
-        print(f"corpus: {args.posts} posts, {os.cpu_count()} cores, {args.runs} runs each (median)")
+        print(f"corpus: {args.posts} posts, {os.cpu_count()} cores, {args.runs} runs each")
         print(
             f"floor: 1 process {floor_1:.2f} s, 2 processes {floor_2:.2f} s "
             f"(median of {len(floor_samples)}, interleaved with the cold builds; "
@@ -222,14 +245,14 @@ def main() -> None:
         # drifts over minutes, and a ratio of runs far apart measures the drift.
         paired = [c / f for c, f in zip(cold["samples"], floor_samples, strict=True)]
         print(
-            f"\ncold build / 2-process floor: {statistics.median(paired):.2f} (target <= 1.1; "
+            f"\ncold build / 2-process floor: {statistics.median(paired):.2f} (target <= 1.15; "
             f"median of the runs' own ratios {', '.join(f'{r:.2f}' for r in paired)})"
         )
         if hugo.available():
             hugo_seconds = hugo.run(site / "content" / "posts", args.runs)
             print(
                 f"hugo, cold (same posts, math left as text): {hugo_seconds:.2f} s; "
-                f"cold build / hugo: {cold['seconds'] / hugo_seconds:.2f}"
+                f"cold build / hugo: {cold['seconds'] / hugo_seconds:.2f} (target <= 0.7)"
             )
         if search_ratios:
             print(
@@ -239,10 +262,15 @@ def main() -> None:
             )
         searched_edit = results["edit, search on"]["seconds"]
         print(f"one-post edit, search on: {searched_edit:.2f} s (target <= 0.15 s)")
-        for name in ("no-op rebuild", "one-post edit"):
-            print(f"{name}: {results[name]['seconds']:.2f} s (target <= 0.3 s)")
+        for name, target in (("no-op rebuild", 0.05), ("add a post", 0.3)):
+            print(f"{name}: {results[name]['seconds']:.2f} s (target <= {target} s)")
+        print(f"one-post edit, search off: {results['one-post edit']['seconds']:.2f} s")
         reload = results["serve: edit to reload"]["seconds"]
         print(f"serve, edit to reload event: {reload:.2f} s (target <= 0.5 s)")
+        print(
+            f"the seed site, cold (make build with the venv there): {seed['seconds']:.2f} s "
+            f"(min {min(seed['samples']):.2f}, max {max(seed['samples']):.2f}; target <= 0.3 s)"
+        )
 
         if args.notebooks:
             with_notebooks = make_corpus(
