@@ -206,3 +206,35 @@ def test_a_reference_to_no_equation_is_shown_as_mathjax_showed_it(tmp_path: Path
     page = (site / "public" / "posts" / "flows" / "index.html").read_text()
     assert 'href="#eq-one">(1)</a>' in page
     assert '<code class="math-error" title="\\eqref{eq:paper} refers to no equation' in page
+
+
+def hugo_bundles(root: Path, passthrough: str) -> Path:
+    """Two page bundles from Hugo's archetype (``slug = ""``), one formula in each kind of
+    delimiter, written for Goldmark: ``\\\\,`` where MathJax was to see ``\\,``."""
+    (root / "content" / "posts").mkdir(parents=True)
+    (root / "config.toml").write_text('title = "Old"\n' + passthrough)
+    for name in ("first-post", "second-post"):
+        (root / "content" / "posts" / name).mkdir()
+        (root / "content" / "posts" / name / "index.md").write_text(
+            f'+++\ndate = 2022-08-14T16:43:54+02:00\ntitle = "{name}"\nslug = ""\n+++\n\n'
+            "Inline $\\int u^2 \\\\, dx$ here.\n\n$$\nJ = \\int u^2 \\\\, dx\n$$\n"
+        )
+    return root
+
+
+def test_hugo_passthrough_of_some_delimiters_unescapes_the_others(tmp_path: Path) -> None:
+    """``passthrough.delimiters`` naming ``$$`` and ``\\(`` only: Goldmark read ``$...$`` as
+    Markdown and took a backslash from ``\\\\,``, MathJax saw ``\\,``; ``$$`` reached it
+    as written. An empty ``slug = ""`` names no slug: the folder does."""
+    passthrough = (
+        "[markup.goldmark.extensions.passthrough]\nenable = true\n"
+        "[markup.goldmark.extensions.passthrough.delimiters]\n"
+        "block = [['$$', '$$']]\ninline = [['\\(', '\\)']]\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    import_posts(hugo_bundles(tmp_path / "old", passthrough), site / "content" / "posts")
+    posts = site / "content" / "posts"
+    assert (posts / "second-post.md").is_file() and not (posts / "section.md").exists()
+    written = (site / "content" / "posts" / "first-post.md").read_text()
+    assert "Inline $\\int u^2 \\, dx$ here." in written
+    assert "J = \\int u^2 \\\\, dx" in written

@@ -30,10 +30,12 @@ from site_builder.importer import (
     html,
     hugo,
     jekyll,
+    liquid_blocks,
     listings,
     macros,
     notebooks,
     page,
+    prose_tex,
     quarto,
     siteyaml,
     slugs,
@@ -136,10 +138,11 @@ def convert_post(
     shown: Path,
     fmt: str,
     roots: list[Path],
-    passthrough: bool = True,
+    passthrough: bool | frozenset[str] = True,
     tag_spellings: dict[str, str] | None = None,
     defaults: dict[str, Any] | None = None,
     draft_mode: str = "gone",
+    site_vars: dict[str, Any] | None = None,
 ) -> Converted:
     """Convert one post in memory; ``shown`` is its path as the report names it."""
     notes = PostNotes(shown)
@@ -182,7 +185,10 @@ def convert_post(
     bib_keys, renamed = bib.bring(
         source.meta.get("bibliography"), path, roots, front, written, notes
     )
-    ctx = common.PostContext(notes, assets, bib_keys, slug=slug, passthrough=passthrough)
+    if isinstance(passthrough, bool):  # every delimiter, or none
+        passthrough = hugo.DELIMITERS if passthrough else frozenset()
+    ctx = common.PostContext(notes, assets, bib_keys, slug=slug, passthrough=bool(passthrough))
+    ctx.page, ctx.site, ctx.passed = meta, site_vars or {}, passthrough
     for key, new in renamed.items():
         notes.add(1, f"citation key {key} renamed {new}: a citation here cannot spell it")
         text.text = re.sub(re.escape(key) + r"(?![\w'])", new, text.text)  # same length of lines
@@ -191,6 +197,7 @@ def convert_post(
     html.open_math_html(text)
     common.text_refs(text)
     common.rewrite_references(text, ctx)
+    prose_tex.text_commands(text, notes)
     common.hide_leftovers(text, ctx)
     text.unmask()
     common.label_underscores(text)
@@ -230,7 +237,7 @@ def import_posts(
         raise BuildError(source, None, f"cannot read the posts: {exc.strerror or exc}") from exc
     if not files and not researcher:
         raise BuildError(source, None, f"no {fmt} posts found")
-    passthrough = fmt != "hugo" or hugo.passes_math_through(source)
+    passthrough = hugo.passed_delimiters(source) if fmt == "hugo" else hugo.DELIMITERS
     drafts = quarto.draft_mode(source) if fmt == "quarto" else "gone"
     base = source if source.is_dir() else source.parent
     folders = {"post": into, "page": into.parent / "pages"}
@@ -238,6 +245,7 @@ def import_posts(
     spellings: dict[str, str] = {}
     listing = listings.read(source if source.is_dir() else source.parent)
     site_macros = siteyaml.bring_macros(source, fmt, base.parent, site, report)
+    site_vars = liquid_blocks.site_variables(base) if fmt == "jekyll" else {}
     for path in files:
         shown = path.relative_to(base.parent) if base.parent in path.parents else path
         roots_here = [r for r in roots if r.is_dir()]
@@ -245,7 +253,7 @@ def import_posts(
         if path.suffix == ".ipynb":
             post = Converted(*notebooks.convert(path, shown, fmt, roots_here), suffix=".ipynb")
         else:
-            options = (roots_here, passthrough, spellings, defaults, drafts)
+            options = (roots_here, passthrough, spellings, defaults, drafts, site_vars)
             post = convert_post(path, shown, fmt, *options)
         if not post.skipped:  # a namesake from earlier in this import: renamed
             slug = slugs.unclaimed(post.slug, path, taken[post.kind], post.notes)

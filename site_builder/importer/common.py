@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from re import Match
+from typing import Any
 
 from site_builder.importer.assets import Assets, untemplate
 from site_builder.importer.markup import FENCE, HTML_COMMENT
@@ -50,6 +51,9 @@ class PostContext:
     figures: int = 0
     missing_keys: set[str] = field(default_factory=set)
     passthrough: bool = True  # Hugo: math reached MathJax untouched by Markdown escapes
+    passed: frozenset[str] = frozenset({"$", "$$", "\\(", "\\["})  # ...in these delimiters
+    page: dict[str, Any] = field(default_factory=dict)  # Liquid's ``page``: the front matter
+    site: dict[str, Any] = field(default_factory=dict)  # Liquid's ``site`` (Jekyll)
 
     def figure_id(self, path: str) -> str:
         self.figures += 1

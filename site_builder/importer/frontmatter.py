@@ -80,7 +80,7 @@ def slug_and_date(path: Path, meta: dict[str, Any]) -> tuple[str, str | None]:
         name_date, stem = match.group(1), match.group(2)
     explicit = meta.get("slug")
     permalink = meta.get("permalink")
-    if isinstance(explicit, str) and slugify(explicit):
+    if isinstance(explicit, str) and re.search(r"\w", explicit):  # Hugo's archetype: slug = ""
         stem = explicit
     elif isinstance(permalink, str) and PurePosixPath(permalink.strip("/")).name:
         stem = PurePosixPath(permalink.strip("/")).name.removesuffix(".html")

@@ -7,9 +7,13 @@ and ``\\[...\\]`` are math in Hugo (its passthrough extension), not escapes.
 
 from __future__ import annotations
 
+import json
 import re
+import tomllib
 from pathlib import Path
 from re import Match
+
+import yaml
 
 from site_builder.importer import divs, dollars, markup
 from site_builder.importer.common import PostContext
@@ -34,12 +38,15 @@ def convert(text: Text, ctx: PostContext) -> None:
     dollars.entity_delimiters(text)
     dollars.escape_lone_doubles(text, ctx.notes)
     markup.normalise_math(text, ctx.notes, kramdown=False, backslash=ctx.passthrough)
-    if not ctx.passthrough and _escaped_for_markdown(text):
-        # Without Hugo's passthrough, Markdown took one backslash from ``\\\\`` and
-        # ``\\_`` before MathJax saw the formula; undo that here, where math is raw.
+    read = {"$", "$$"} - ctx.passed  # what Goldmark read as Markdown, not passed through
+    if read and _escaped_for_markdown(text, read):
+        # Markdown took one backslash from ``\\\\`` and ``\\_`` (and ``\\,``) before MathJax
+        # saw the formula; undo that here, where math is raw.
         text.sub(ESCAPED_ENV, lambda m, _l: _unescape_bare(text.text, m))
-        text.sub(markup.DISPLAY_BLOCK, lambda m, _l: _unescape(m.group(0)))
-        text.sub(markup.SINGLE_DOLLAR, lambda m, _l: _unescape(m.group(0)))
+        if "$$" in read:
+            text.sub(markup.DISPLAY_BLOCK, lambda m, _l: _unescape(m.group(0)))
+        if "$" in read:
+            text.sub(markup.SINGLE_DOLLAR, lambda m, _l: _unescape(m.group(0)))
     markup.mask_math(text, ctx.notes, mathjax=True)
 
     def figure(match: Match[str], line: int) -> str:
@@ -74,19 +81,21 @@ def convert(text: Text, ctx: PostContext) -> None:
 # ox-hugo's ``\\begin{align\\*}``: MathJax's processEnvironments found it once Goldmark
 # had taken the backslashes out of ``\\*`` and ``\\\\``.
 ESCAPED_ENV = re.compile(rf"(?s)\\begin\{{({markup.MATH_ENVS})(\\?\*?)\}}.*?\\end\{{\1\2\}}")
-ESCAPE_EVIDENCE = re.compile(r"\\_|\\\\\\\\|\\\\[{}]")
+ESCAPE_EVIDENCE = re.compile(r"\\_|\\\\\\\\|\\\\[{},;:!]")
 
 
-def _escaped_for_markdown(text: Text) -> bool:
+def _escaped_for_markdown(text: Text, read: set[str]) -> bool:
     """Did the author escape their formulas for Markdown (``a\\_1``, ``\\\\\\\\``)?
 
     A site whose theme hands MathJax the source untouched (a converted WordPress blog,
     a render hook) has ``\\{`` and ``\\\\`` as LaTeX means them: unescaping those
     would break every set and matrix.
     """
-    formulas = [m.group(0) for m in markup.DISPLAY_BLOCK.finditer(text.text)]
-    formulas += [m.group(0) for m in markup.SINGLE_DOLLAR.finditer(text.text)]
-    formulas += [m.group(0) for m in ESCAPED_ENV.finditer(text.text)]
+    formulas = [m.group(0) for m in ESCAPED_ENV.finditer(text.text)]
+    if "$$" in read:
+        formulas += [m.group(0) for m in markup.DISPLAY_BLOCK.finditer(text.text)]
+    if "$" in read:
+        formulas += [m.group(0) for m in markup.SINGLE_DOLLAR.finditer(text.text)]
     return any(ESCAPE_EVIDENCE.search(f) for f in formulas)
 
 
@@ -135,12 +144,48 @@ def _post_link(target: str) -> str:
     return f"../{slugify(name)}/"
 
 
-def passes_math_through(source: Path) -> bool:
-    """Does the Hugo site pass math through to MathJax untouched (goldmark passthrough)?"""
+DELIMITERS = frozenset({"$", "$$", "\\(", "\\["})
+
+
+def passed_delimiters(source: Path) -> frozenset[str]:
+    """The math delimiters Goldmark's passthrough hands MathJax untouched (none without
+    it): a formula in any other went through Markdown, which ate its escapes."""
     for name in ("hugo.toml", "hugo.yaml", "config.toml", "config.yaml", "config/_default"):
         config = source / name
         files = sorted(config.rglob("*")) if config.is_dir() else [config]
         for file in files:
-            if file.is_file() and "passthrough" in file.read_text(errors="replace"):
-                return True
-    return False
+            if not file.is_file():
+                continue
+            text = file.read_text(errors="replace")
+            if "passthrough" in text:
+                found = _delimiters(_settings(file, text))
+                return DELIMITERS if found is None else found  # unreadable: as if all
+    return frozenset()
+
+
+def _settings(file: Path, text: str) -> object:
+    try:
+        if file.suffix == ".toml":
+            return tomllib.loads(text)
+        return json.loads(text) if file.suffix == ".json" else yaml.safe_load(text)
+    except (tomllib.TOMLDecodeError, ValueError, yaml.YAMLError):
+        return None
+
+
+def _delimiters(settings: object) -> frozenset[str] | None:
+    """The openers under ``passthrough: {delimiters: {block: [[a, b]], inline: [...]}}``
+    (none when it is not enabled); None when no such setting is found."""
+    if not isinstance(settings, dict):
+        return None
+    passthrough = settings.get("passthrough")
+    if isinstance(passthrough, dict):
+        lists = passthrough.get("delimiters")
+        if passthrough.get("enable") is False or not isinstance(lists, dict):
+            return frozenset() if passthrough.get("enable") is False else None
+        pairs = [p for kind in lists.values() if isinstance(kind, list) for p in kind]
+        return frozenset(p[0] for p in pairs if isinstance(p, list) and p and isinstance(p[0], str))
+    for value in settings.values():
+        found = _delimiters(value)
+        if found is not None:
+            return found
+    return None

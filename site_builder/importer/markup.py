@@ -1,4 +1,4 @@
-"""Conversions every source format needs: code kept verbatim, math normalised, kramdown IALs.
+"""Conversions every source format needs: code kept verbatim, math normalised.
 
 The order matters and is the same for every format: hide code (nothing inside
 it is converted), normalise math to this site's forms, hide math (so ``{{a,
@@ -12,7 +12,6 @@ import html
 import re
 from re import Match
 
-from site_builder.importer.divs import callout_kind
 from site_builder.importer.report import PostNotes
 from site_builder.importer.text import Text
 
@@ -33,6 +32,7 @@ UNCLOSED_DISPLAY = re.compile(
     r"(?m)^([ \t>]*\$\$[ \t]*(?!\{#)[^\s$][^\n$]*(?:\n(?![ \t>]*$)[^\n$]*)*)$(?=\n[ \t>]*$|\n?\Z)"
 )
 DOLLARS = re.compile(r"(?<![\\$])\$\$(?!\$)")
+NESTED_DOLLAR = re.compile(r"(?<!\\)\$")
 ESCAPED_DISPLAY = re.compile(r"(?s)\\\\\[(.+?)\\\\\]")
 ESCAPED_INLINE = re.compile(r"(?s)\\\\\((.+?)\\\\\\?\)")  # kramdown: ``\\)`` or ``\\\)``
 BARE_DISPLAY = re.compile(r"(?s)(?<!\\)\\\[(.+?)(?<!\\)\\\]")
@@ -46,13 +46,6 @@ BARE_ENV = re.compile(rf"(?s)\\begin\{{({MATH_ENVS})(\*?)\}}.*?\\end\{{\1\2\}}")
 DISPLAY_BLOCK = re.compile(
     r"(?ms)^([ \t>]*)\$\$[ \t]*\n(.*?)\n[ \t>]*\$\$[ \t]*(\{#eq-[\w:-]+\}[ \t]*)?$"
 )
-
-# ``{: .class}`` on its own line, or ``{:target="_blank"}`` right after a link or image.
-# A hard-wrapped post may break one over two lines (never over a blank one).
-_IAL_BODY = r"(?:[^}\n]|\n(?![ \t]*\n))*"
-BLOCK_IAL = re.compile(rf"(?m)^[ \t>]*\{{:(?!=){_IAL_BODY}\}}[ \t]*\n?")
-SPAN_IAL = re.compile(rf"(?<=[)\]*_`])\{{:(?!=){_IAL_BODY}\}}")
-MARGIN_CLASSES = ("aside", "marginnote", "sidenote", "l-gutter", "column-margin")
 
 
 def mask_code(text: Text) -> None:
@@ -184,6 +177,8 @@ def normalise_math(text: Text, notes: PostNotes, kramdown: bool, backslash: bool
         alone = not before.strip(" \t>") and not after.strip()
         if alone or not kramdown or match.group(2):
             return _display_here(body, match.group(2) or "")
+        if NESTED_DOLLAR.search(body):  # ``\text{if $m = 2$}``: only ``$$`` can hold it
+            return text.hide("$$" + " ".join(tidy_formula(body).split()) + "$$")
         return "$" + " ".join(body.split()) + "$"
 
     def unclosed(match: Match[str], line: int) -> str:
@@ -318,32 +313,3 @@ def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
         return "\\$"
 
     text.sub(LONE_DOLLAR, lone)
-
-
-def drop_ials(text: Text, notes: PostNotes) -> None:
-    """kramdown attribute lists: a margin class makes a margin note; others styled the old theme."""
-
-    def block(match: Match[str], line: int) -> str:
-        classes = re.findall(r"\.([\w-]+)", match.group(0))
-        if any(c in MARGIN_CLASSES for c in classes):
-            return "\x03margin\x03\n"
-        kinds = [k for c in classes if c.startswith("block-") and (k := callout_kind(c[6:]))]
-        if kinds:
-            return f"\x03callout-{kinds[0]}\x03\n"
-        return ""
-
-    text.sub(BLOCK_IAL, block)
-    # al-folio's ``> ##### TIP`` quote with ``{: .block-tip}`` under it is a callout.
-    quote = re.compile(r"(?m)((?:^[ \t]*>.*\n)+)\x03(callout-\w+)\x03\n")
-
-    def callout(match: Match[str], _line: int) -> str:
-        body = re.sub(r"(?m)^[ \t]*> ?", "", match.group(1)).strip("\n")
-        return f"::: {{.{match.group(2)}}}\n{body}\n:::\n"
-
-    text.sub(quote, callout)
-    text.sub(re.compile("\x03callout-\\w+\x03\n?"), lambda m, _l: "")
-    text.sub(SPAN_IAL, lambda m, _l: "")
-    # A margin IAL follows its paragraph: wrap that paragraph in a margin block.
-    para = re.compile(r"(?s)((?:^|\n\n))([^\n].*?)\n\x03margin\x03\n")
-    text.sub(para, lambda m, _l: f"{m.group(1)}::: {{.column-margin}}\n{m.group(2)}\n:::\n")
-    text.sub(re.compile("\x03margin\x03\n?"), lambda m, _l: "")

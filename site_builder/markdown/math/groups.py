@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from site_builder.markdown.math.engine import MathError
-from site_builder.markdown.math.source import Edit, group_end, rows_of, top_level
+from site_builder.markdown.math.source import TOKEN, Edit, group_end, rows_of, top_level
 
 _SUBSTACK = re.compile(r"\\substack\s*\{")
 _ARRAY_SPEC = re.compile(r"(\\begin\s*\{(?:array|tabular)\})\s*(\[[^\]]*\]\s*)?(~[\s~]*)?\{")
@@ -186,6 +186,24 @@ def drop_second_ampersand(row: str) -> str:
         return row
     at = first[1]
     return row[:at] + row[at + 1 :]
+
+
+def nested_breaks(text: str) -> list[Edit]:
+    """A ``\\\\`` inside a brace group or ``\\left...\\right`` and no environment
+    closer in (``\\left( a \\\\, b \\right)``): MathJax 3 set it as a line break it
+    never draws, math-core refuses it; it goes."""
+    edits: list[Edit] = []
+    stack: list[bool] = []  # per open group: may a row break stand in it?
+    for match in TOKEN.finditer(text):
+        token = match.group()
+        if token in ("{", "\\left") or token.startswith("\\begin"):
+            stack.append(token.startswith("\\begin"))
+        elif token in ("}", "\\right") or token.startswith("\\end"):
+            if stack:
+                stack.pop()
+        elif token == "\\\\" and stack and not stack[-1]:
+            edits.append((match.start(), match.end(), " "))
+    return edits
 
 
 def top_level_lines(text: str) -> list[Edit]:
