@@ -238,3 +238,46 @@ def test_hugo_passthrough_of_some_delimiters_unescapes_the_others(tmp_path: Path
     written = (site / "content" / "posts" / "first-post.md").read_text()
     assert "Inline $\\int u^2 \\, dx$ here." in written
     assert "J = \\int u^2 \\\\, dx" in written
+
+
+def test_a_hugo_sites_own_shortcodes_are_expanded_from_their_templates(tmp_path: Path) -> None:
+    """``layouts/shortcodes/pair.html`` placing ``.Get`` values in HTML is expanded as Hugo
+    would (its images found and copied); one with ``.Inner | markdownify`` keeps the inner
+    Markdown rendering; one running Go code (``range``) is left to the report."""
+    old = tmp_path / "old"
+    (old / "layouts" / "shortcodes").mkdir(parents=True)
+    (old / "content" / "posts" / "seg").mkdir(parents=True)
+    (old / "hugo.toml").write_text('title = "Old"\n')
+    shortcodes = old / "layouts" / "shortcodes"
+    (shortcodes / "pair.html").write_text(
+        '<figure>\n\t<div class="two">\n\t\t<img src="{{ .Get "first" }}">\n'
+        '\t\t<img src="{{ .Get "second" }}">\n\t</div>\n'
+        '    <figcaption><p>{{ .Get "caption" }}</p></figcaption>\n</figure>'
+    )
+    (shortcodes / "pic.html").write_text('<img src="{{ .Get 0 }}" alt="{{ .Get 1 }}">')
+    (shortcodes / "note.html").write_text('<div class="note">\n{{ .Inner | markdownify }}\n</div>')
+    (shortcodes / "video.html").write_text(
+        '{{ range .Page.Resources.Match (printf "%s*" (.Get 0)) }}<video></video>{{ end }}'
+    )
+    post = old / "content" / "posts" / "seg"
+    for name in ("a.png", "b.png"):
+        (post / name).write_bytes(b"\x89PNG\r\n\x1a\n")
+    (post / "index.md").write_text(
+        '+++\ndate = 2022-08-14\ntitle = "Seg"\n+++\n\n'
+        '{{< pair first="a.png" second="b.png" caption="Two cuts" >}}\n\n'
+        '{{< pic "b.png" "B" >}}\n\n'
+        '{{% note %}}A *note* with $x$.{{% /note %}}\n\n{{< video "clip" >}}\n'
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content" / "posts")
+    written = (site / "content" / "posts" / "seg" / "index.md").read_text()
+    assert (
+        '<figure>\n<div class="two">\n<img src="a.png">\n<img src="b.png">\n</div>\n'
+        "<figcaption><p>Two cuts</p></figcaption>\n</figure>"
+    ) in written
+    assert '<div class="note">\n\nA *note* with $x$.\n\n</div>' in written
+    assert '<img src="b.png" alt="B">' in written
+    assert (site / "content" / "posts" / "seg" / "b.png").is_file()
+    assert [str(n) for n in report.notes] == [
+        'old/content/posts/seg/index.md:12: Hugo shortcode not converted: {{< video "clip" >}}'
+    ]

@@ -37,6 +37,7 @@ from site_builder.importer import (
     page,
     prose_tex,
     quarto,
+    shortcodes,
     siteyaml,
     slugs,
 )
@@ -245,7 +246,10 @@ def import_posts(
     spellings: dict[str, str] = {}
     listing = listings.read(source if source.is_dir() else source.parent)
     site_macros = siteyaml.bring_macros(source, fmt, base.parent, site, report)
-    site_vars = liquid_blocks.site_variables(base) if fmt == "jekyll" else {}
+    site_vars: dict[str, Any] = {}  # the old site's own templates' inputs
+    if fmt in ("jekyll", "hugo"):
+        module = liquid_blocks if fmt == "jekyll" else shortcodes
+        site_vars = dict(module.site_variables(base))
     for path in files:
         shown = path.relative_to(base.parent) if base.parent in path.parents else path
         roots_here = [r for r in roots if r.is_dir()]

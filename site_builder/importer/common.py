@@ -53,7 +53,7 @@ class PostContext:
     passthrough: bool = True  # Hugo: math reached MathJax untouched by Markdown escapes
     passed: frozenset[str] = frozenset({"$", "$$", "\\(", "\\["})  # ...in these delimiters
     page: dict[str, Any] = field(default_factory=dict)  # Liquid's ``page``: the front matter
-    site: dict[str, Any] = field(default_factory=dict)  # Liquid's ``site`` (Jekyll)
+    site: dict[str, Any] = field(default_factory=dict)  # Liquid's ``site``; Hugo's shortcodes
 
     def figure_id(self, path: str) -> str:
         self.figures += 1

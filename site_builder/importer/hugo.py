@@ -15,7 +15,7 @@ from re import Match
 
 import yaml
 
-from site_builder.importer import divs, dollars, markup
+from site_builder.importer import divs, dollars, markup, shortcodes
 from site_builder.importer.common import PostContext
 from site_builder.importer.jekyll import _bracket_safe, _fence, _params
 from site_builder.importer.text import Text
@@ -62,6 +62,7 @@ def convert(text: Text, ctx: PostContext) -> None:
     divs.hugo_callouts(text, ctx.notes)
     divs.unwrap_unknown_divs(text, ctx.notes)
     text.sub(REF, lambda m, _l: _post_link(m.group(1)))
+    shortcodes.expand(text, ctx.site.get("shortcodes", {}))
 
     def youtube(match: Match[str], line: int) -> str:
         ctx.notes.add(line, "YouTube video embedded as a link")
