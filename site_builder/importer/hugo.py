@@ -47,6 +47,7 @@ def convert(text: Text, ctx: PostContext) -> None:
             text.sub(markup.DISPLAY_BLOCK, lambda m, _l: _unescape(m.group(0)))
         if "$" in read:
             text.sub(markup.SINGLE_DOLLAR, lambda m, _l: _unescape(m.group(0)))
+    _escaped_anyway(text, ctx, {"$", "$$"} & ctx.passed)
     markup.mask_math(text, ctx.notes, mathjax=True)
 
     def figure(match: Match[str], line: int) -> str:
@@ -98,6 +99,31 @@ def _escaped_for_markdown(text: Text, read: set[str]) -> bool:
     if "$" in read:
         formulas += [m.group(0) for m in markup.SINGLE_DOLLAR.finditer(text.text)]
     return any(ESCAPE_EVIDENCE.search(f) for f in formulas)
+
+
+# ``\\\\,`` (a row break, then a comma) or ``\\left\\\\{``: TeX no one writes, Markdown's
+# escapes of ``\\,`` and ``\\{`` for a site that once read its formulas as Markdown.
+WRITTEN_FOR_MARKDOWN = re.compile(r"(?<!\\)\\\\[,;:!{}]|\\\\\\\\")
+
+
+def _escaped_anyway(text: Text, ctx: PostContext, passed: set[str]) -> None:
+    """A formula in a delimiter Hugo passes through, escaped for Markdown all the same
+    (written before the site turned passthrough on): unescaped, as Goldmark once did."""
+    found: list[int] = []
+
+    def formula(match: Match[str], line: int) -> str:
+        if not WRITTEN_FOR_MARKDOWN.search(match.group(0)):
+            return match.group(0)
+        found.append(line)
+        return _unescape(match.group(0))
+
+    if "$$" in passed:
+        text.sub(markup.DISPLAY_BLOCK, formula)
+    if "$" in passed:
+        text.sub(markup.SINGLE_DOLLAR, formula)
+    if found:
+        why = "escaped for Markdown (\\\\, for \\,), though Hugo passes it through"
+        ctx.notes.add(found[0], f"{len(found)} formula(s) {why}: unescaped")
 
 
 def _unescape(formula: str) -> str:
