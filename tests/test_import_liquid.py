@@ -125,3 +125,23 @@ def test_an_include_relative_outside_the_site_or_missing_is_left_out_and_named(
         "old/_posts/2020-01-01-a.md:9: include_relative gone.md: "
         "no such text file in the site; left out",
     ]
+
+
+def test_page_values_are_filled_in_and_a_heading_repeating_the_title_goes(tmp_path: Path) -> None:
+    """``# {{page.title}}`` under a comment (the project notes' layout): Jekyll wrote the
+    title there, which the template shows already; ``{{ page.subtitle }}`` is its value;
+    ``{{ "now" | date }}`` (the time of the build) is no front matter value: reported."""
+    old = tmp_path / "old"
+    (old / "_posts").mkdir(parents=True)
+    (old / "_posts" / "2020-01-01-a.md").write_text(
+        "---\ntitle: GP models\nsubtitle: In five languages\n---\n\n<!--\nnote\n-->\n\n"
+        '# {{page.title}}\n\n*{{ page.subtitle | upcase }}*, {{ "now" | date: "%Y" }}.\n'
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content" / "posts")
+    written = (site / "content" / "posts" / "a.md").read_text()
+    assert "# GP models" not in written and "<!--\nnote\n-->" in written
+    assert "*IN FIVE LANGUAGES*, <!-- not imported:" in written
+    assert [str(n) for n in report.notes] == [
+        'old/_posts/2020-01-01-a.md:12: Liquid expression not converted: {{ "now" | date: "%Y" }}'
+    ]

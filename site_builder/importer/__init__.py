@@ -161,6 +161,9 @@ def convert_post(
     name_date = name_date or frontmatter.render_day(path, meta, notes)
     text = Text(source.body, source.body_line)
     page.unwrap(text)
+    if fmt == "jekyll":  # Liquid ran before anything else: its loops, includes, ``page.x``
+        base = roots[0] if roots else path.parent
+        liquid_blocks.run(text, meta, site_vars or {}, notes, (path.parent, base))
     title = meta.get("title") or meta.get("linkTitle")
     titled = isinstance(title, str | int | float) and bool(str(title).strip())
     heading = page.leading_title(text, str(title) if titled else None)
@@ -189,7 +192,7 @@ def convert_post(
     if isinstance(passthrough, bool):  # every delimiter, or none
         passthrough = hugo.DELIMITERS if passthrough else frozenset()
     ctx = common.PostContext(notes, assets, bib_keys, slug=slug, passthrough=bool(passthrough))
-    ctx.page, ctx.site, ctx.passed = meta, site_vars or {}, passthrough
+    ctx.site, ctx.passed = site_vars or {}, passthrough
     for key, new in renamed.items():
         notes.add(1, f"citation key {key} renamed {new}: a citation here cannot spell it")
         text.text = re.sub(re.escape(key) + r"(?![\w'])", new, text.text)  # same length of lines

@@ -52,8 +52,7 @@ class PostContext:
     missing_keys: set[str] = field(default_factory=set)
     passthrough: bool = True  # Hugo: math reached MathJax untouched by Markdown escapes
     passed: frozenset[str] = frozenset({"$", "$$", "\\(", "\\["})  # ...in these delimiters
-    page: dict[str, Any] = field(default_factory=dict)  # Liquid's ``page``: the front matter
-    site: dict[str, Any] = field(default_factory=dict)  # Liquid's ``site``; Hugo's shortcodes
+    site: dict[str, Any] = field(default_factory=dict)  # the old site's: Hugo's shortcodes
 
     def figure_id(self, path: str) -> str:
         self.figures += 1

@@ -19,7 +19,7 @@ from re import Match
 
 import yaml
 
-from site_builder.importer import divs, dollars, kramdown, liquid_blocks, markup
+from site_builder.importer import divs, dollars, kramdown, markup
 from site_builder.importer.assets import untemplate
 from site_builder.importer.common import PostContext, comment_out
 from site_builder.importer.html import (
@@ -77,9 +77,6 @@ IMAGE_ROW = re.compile(
 def convert(text: Text, ctx: PostContext) -> None:
     """Rewrite a Jekyll body in place; masks stay until ``text.unmask()``."""
     # Liquid runs before Markdown in Jekyll, so {% raw %} is invisible even in code.
-    liquid_blocks.expand(text, ctx.page, ctx.site, ctx.notes)
-    root = ctx.assets.site_roots[0] if ctx.assets.site_roots else ctx.assets.post_dir
-    liquid_blocks.include_relative(text, ctx.assets.post_dir, root, ctx.notes)
     text.sub(RAW_TAG, lambda m, _l: "")
     text.sub(HIGHLIGHT, lambda m, _l: text.hide(_fence(m.group(2), m.group(3), m.group(1))))
     text.sub(D_CODE, lambda m, _l: text.hide(_fence(m.group(1) or "", html.unescape(m.group(2)))))

@@ -112,6 +112,38 @@ def _tags(text: str) -> list[re.Match[str]]:
     return [m for m in TAG.finditer(text) if not any(a <= m.start() < b for a, b in spans)]
 
 
+# ``{{ page.title }}``: a front matter key, through filters (Liquid's own) or none.
+PAGE_VALUE = re.compile(r"\{\{-?\s*page\.([\w-]+)\s*(\|[^{}]*?)?-?\}\}")
+
+
+def run(
+    text: Text,
+    page: Mapping[str, Any],
+    site: Mapping[str, Any],
+    notes: PostNotes,
+    folders: tuple[Path, Path],
+) -> None:
+    """Jekyll's Liquid in a post: its blocks, its front matter's values, its includes
+    (``folders``: the post's own and the site's root)."""
+    expand(text, page, site, notes)
+    page_values(text, page)
+    include_relative(text, *folders, notes)
+
+
+def page_values(text: Text, page: Mapping[str, Any]) -> None:
+    """``{{ page.title }}`` outside a block: the front matter's value, as Jekyll wrote it."""
+    env = _environment()
+    spans = _protected(text.text)
+
+    def value(match: re.Match[str], _line: int) -> str:
+        if any(a <= match.start() < b for a, b in spans) or match.group(1) not in page:
+            return match.group(0)
+        rendered, _ = _render(env, match.group(0), {"page": dict(page)})
+        return match.group(0) if rendered is None else rendered
+
+    text.sub(PAGE_VALUE, value)
+
+
 def expand(text: Text, page: Mapping[str, Any], site: Mapping[str, Any], notes: PostNotes) -> None:
     """Run every top-level Liquid block, with the ``assign`` tags before it."""
     if "{%" not in text.text:
