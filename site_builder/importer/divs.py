@@ -100,36 +100,6 @@ def unwrap_unknown_divs(text: Text, notes: PostNotes) -> None:
             edits.append((offset, offset + len(line), lines[index]))
         offset += len(line) + 1
     text.splice(edits)
-    _widen_nested(text)
-
-
-def _widen_nested(text: Text) -> None:
-    """Pandoc closes the innermost open div at each ``:::``; this site's parser closes
-    the first one opened, whatever it holds. A div holding another gets one colon more
-    than the widest inside it, so each fence closes the div it closed for Pandoc."""
-    lines = text.text.split("\n")
-    stack: list[list[int]] = []  # per open div: its line, the colons its fences need
-    widths: dict[int, int] = {}  # line of a fence -> the colons it needs
-    for index, line in enumerate(lines):
-        match = FENCE.match(line)
-        if match is None:
-            continue
-        if match.group(2):
-            stack.append([index, len(match.group(1))])
-        elif stack:
-            start, width = stack.pop()
-            widths[start] = widths[index] = max(width, len(match.group(1)))
-            if stack:
-                stack[-1][1] = max(stack[-1][1], widths[start] + 1)
-    edits = []
-    offset = 0
-    for index, line in enumerate(lines):
-        match = FENCE.match(line) if index in widths else None
-        if match is not None and len(match.group(1)) < widths[index]:
-            at = offset + match.start(1)
-            edits.append((at, offset + match.end(1), ":" * widths[index]))
-        offset += len(line) + 1
-    text.splice(edits)
 
 
 def _imageless_figure(fence: str, body: list[str]) -> bool:
