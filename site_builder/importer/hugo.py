@@ -14,6 +14,7 @@ from pathlib import Path
 from re import Match
 
 import yaml
+from markdown_it import MarkdownIt
 
 from site_builder.importer import divs, dollars, markup, shortcodes
 from site_builder.importer.common import PostContext
@@ -37,17 +38,24 @@ def convert(text: Text, ctx: PostContext) -> None:
     text.sub(UNWRAP, lambda m, _l: "")
     dollars.entity_delimiters(text)
     dollars.escape_lone_doubles(text, ctx.notes)
+    raw = _raw_html_lines(text)  # before math is laid out on lines of its own
     markup.normalise_math(text, ctx.notes, kramdown=False, backslash=ctx.passthrough)
     read = {"$", "$$"} - ctx.passed  # what Goldmark read as Markdown, not passed through
-    if read and _escaped_for_markdown(text, read):
+    if read and _escaped_for_markdown(text, read, raw):
         # Markdown took one backslash from ``\\\\`` and ``\\_`` (and ``\\,``) before MathJax
-        # saw the formula; undo that here, where math is raw.
-        text.sub(ESCAPED_ENV, lambda m, _l: _unescape_bare(text.text, m))
+        # saw the formula; undo that here, where math is raw. Not in raw HTML: Goldmark
+        # passed that on as it was.
+        def unescape(match: Match[str], line: int) -> str:
+            return match.group(0) if line in raw else _unescape(match.group(0))
+
+        text.sub(
+            ESCAPED_ENV, lambda m, line: m.group(0) if line in raw else _unescape_bare(text.text, m)
+        )
         if "$$" in read:
-            text.sub(markup.DISPLAY_BLOCK, lambda m, _l: _unescape(m.group(0)))
+            text.sub(markup.DISPLAY_BLOCK, unescape)
         if "$" in read:
-            text.sub(markup.SINGLE_DOLLAR, lambda m, _l: _unescape(m.group(0)))
-    _escaped_anyway(text, ctx, {"$", "$$"} & ctx.passed)
+            text.sub(markup.SINGLE_DOLLAR, unescape)
+    _escaped_anyway(text, ctx, {"$", "$$"} & ctx.passed, raw)
     markup.mask_math(text, ctx.notes, mathjax=True)
 
     def figure(match: Match[str], line: int) -> str:
@@ -86,18 +94,29 @@ ESCAPED_ENV = re.compile(rf"(?s)\\begin\{{({markup.MATH_ENVS})(\\?\*?)\}}.*?\\en
 ESCAPE_EVIDENCE = re.compile(r"\\_|\\\\\\\\|\\\\[{},;:!]")
 
 
-def _escaped_for_markdown(text: Text, read: set[str]) -> bool:
+def _raw_html_lines(text: Text) -> set[int]:
+    """The source lines of raw HTML blocks (``<div>`` up to a blank line): Goldmark passes
+    them on as they are, so their formulas reached MathJax with every backslash."""
+    lines: set[int] = set()
+    for token in MarkdownIt("commonmark").parse(text.text):
+        if token.type == "html_block" and token.map:
+            lines.update(text.origin[i] for i in range(*token.map) if i < len(text.origin))
+    return lines
+
+
+def _escaped_for_markdown(text: Text, read: set[str], raw: set[int]) -> bool:
     """Did the author escape their formulas for Markdown (``a\\_1``, ``\\\\\\\\``)?
 
     A site whose theme hands MathJax the source untouched (a converted WordPress blog,
     a render hook) has ``\\{`` and ``\\\\`` as LaTeX means them: unescaping those
     would break every set and matrix.
     """
-    formulas = [m.group(0) for m in ESCAPED_ENV.finditer(text.text)]
+    found = list(ESCAPED_ENV.finditer(text.text))
     if "$$" in read:
-        formulas += [m.group(0) for m in markup.DISPLAY_BLOCK.finditer(text.text)]
+        found += markup.DISPLAY_BLOCK.finditer(text.text)
     if "$" in read:
-        formulas += [m.group(0) for m in markup.SINGLE_DOLLAR.finditer(text.text)]
+        found += markup.SINGLE_DOLLAR.finditer(text.text)
+    formulas = [m.group(0) for m in found if text.line(m.start()) not in raw]
     return any(ESCAPE_EVIDENCE.search(f) for f in formulas)
 
 
@@ -106,13 +125,13 @@ def _escaped_for_markdown(text: Text, read: set[str]) -> bool:
 WRITTEN_FOR_MARKDOWN = re.compile(r"(?<!\\)\\\\[,;:!{}]|\\\\\\\\")
 
 
-def _escaped_anyway(text: Text, ctx: PostContext, passed: set[str]) -> None:
+def _escaped_anyway(text: Text, ctx: PostContext, passed: set[str], raw: set[int]) -> None:
     """A formula in a delimiter Hugo passes through, escaped for Markdown all the same
     (written before the site turned passthrough on): unescaped, as Goldmark once did."""
     found: list[int] = []
 
     def formula(match: Match[str], line: int) -> str:
-        if not WRITTEN_FOR_MARKDOWN.search(match.group(0)):
+        if line in raw or not WRITTEN_FOR_MARKDOWN.search(match.group(0)):
             return match.group(0)
         found.append(line)
         return _unescape(match.group(0))
