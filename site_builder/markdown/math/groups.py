@@ -18,7 +18,8 @@ _ARRAY = re.compile(r"\\begin\s*\{(?:array|tabular)\}(?!\s*(?:\[[^\]]*\]\s*)?[~\
 _SCRIPT_COLOUR = re.compile(r"[_^]\s*(\\color\s*(?:\[[^\]]*\])?\s*\{[^{}]*\}\s*\{)")
 EQNARRAY = re.compile(r"\\begin\s*\{eqnarray(\*?)\}(.*?)\\end\s*\{eqnarray\1\}", re.DOTALL)
 _TEXT = re.compile(r"\\(?:text|textrm|textbf|textit|textsf|texttt|mbox|emph)\s*\{")
-_DOLLAR = re.compile(r"(?<!\\)\$")  # as ``math_in_text`` splits a text
+_DOLLAR = re.compile(r"(?<!\\)\$")
+_LITERAL_HASH = re.compile(r"#(?![1-9#])")  # ``#1`` is a macro's parameter  # as ``math_in_text`` splits a text
 _TAG_ARGUMENT = re.compile(r"\\tag\*?\s*\{")
 _MATHOP = re.compile(r"\\mathop\s*\{")
 _LIMITS = re.compile(r"\s*\\(no)?limits(?![A-Za-z])")
@@ -26,9 +27,10 @@ _SCRIPT = re.compile(r"\s*([_^])\s*(\\[A-Za-z]+|\\.|[^{\s\\])?")
 
 
 def text_underscores(text: str) -> list[Edit]:
-    """``\\text{cross_entropy}``: an underscore in text is a literal one; so is an ampersand
-    there or in a ``\\tag`` (``\\tag{if A & B commute}``: MathJax read the braces whole).
-    Not inside ``$...$`` in the text (``\\text{at $x_0$}``): that is math again."""
+    """``\\text{cross_entropy}``: an underscore in text is a literal one, as is a ``#`` that
+    is no macro's parameter (``\\text{# max}``); so is an ampersand there or in a ``\\tag``
+    (``\\tag{if A & B commute}``: MathJax read the braces whole). Not inside ``$...$`` in
+    the text (``\\text{at $x_0$}``): that is math again."""
     edits: list[Edit] = []
     for pattern, specials in ((_TEXT, "_&"), (_TAG_ARGUMENT, "&")):
         for match in pattern.finditer(text):
@@ -44,6 +46,8 @@ def text_underscores(text: str) -> list[Edit]:
                     continue
                 if text[at] in specials and text[at - 1] != "\\":
                     edits.append((at, at + 1, "\\" + text[at]))
+                elif _LITERAL_HASH.match(text, at) and specials != "&" and text[at - 1] != "\\":
+                    edits.append((at, at + 1, "\\#"))
                 if text[at] in "&%_#$" and text[at + 1] == " ":  # math-core drops that space
                     edits.append((at + 1, at + 2, "\\ "))
     return sorted(set(edits))
