@@ -286,3 +286,24 @@ def test_a_hugo_sites_own_shortcodes_are_expanded_from_their_templates(tmp_path:
     assert [str(n) for n in report.notes] == [
         'old/content/posts/seg/index.md:12: Hugo shortcode not converted: {{< video "clip" >}}'
     ]
+
+
+def test_pelican_metadata_lines_are_front_matter(tmp_path: Path) -> None:
+    """Pelican's posts open with ``Title:``/``Date:`` lines, not ``---``: without reading
+    them every post was an undated page titled from its file name. A first paragraph
+    that only looks so (``Note: ...``) stays text."""
+    old = tmp_path / "old" / "content"
+    old.mkdir(parents=True)
+    (old.parent / "pelicanconf.py").write_text("AUTHOR = 'A'\n")
+    (old / "heaps.md").write_text(
+        "Title: Binary heaps\nDate: 2016-06-28\nTags: data structures, sampling\n"
+        "Category: misc\nStatus: draft\n\nA heap $h$.\n"
+    )
+    (old / "note.md").write_text("Note: not metadata.\nSecond: line.\n\nText.\n")
+    site = make_site(tmp_path / "site", ROOT)
+    import_posts(tmp_path / "old", site / "content" / "posts")
+    assert (site / "content" / "posts" / "heaps.md").read_text() == (
+        "---\ntitle: Binary heaps\ndate: '2016-06-28'\ntags:\n- data structures\n- sampling\n"
+        "- misc\ndraft: true\n---\n\nA heap $h$.\n"
+    )
+    assert "Note: not metadata." in (site / "content" / "pages" / "note.md").read_text()
