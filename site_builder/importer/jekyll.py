@@ -107,7 +107,7 @@ def convert(text: Text, ctx: PostContext) -> None:
     text.sub(D_MATH_BLOCK, lambda m, _l: "\n$$" + m.group(1) + "$$\n")
     text.sub(D_MATH, lambda m, _l: "$" + " ".join(m.group(1).split()) + "$")
     text.sub(D_CITE, lambda m, _l: _citation(re.split(r"[,\s]+", next(g for g in m.groups() if g))))
-    text.sub(CITE_TAG, lambda m, _l: _citation([k for k in m.group(1).split() if k[0] != "-"]))
+    text.sub(CITE_TAG, lambda m, _l: _citation(_cite_keys(m.group(1))))
     text.sub(D_FOOTNOTE, lambda m, _l: "^[" + " ".join(m.group(1).split()) + "]")
     text.sub(D_WRAPPERS, lambda m, _l: "")
     text.sub(LIQUID_PATH, lambda m, _l: untemplate(m.group(0)))
@@ -181,6 +181,24 @@ def _quoted(value: str) -> str:
 def _citation(keys: list[str]) -> str:
     keys = [k.strip() for k in keys if k.strip()]
     return "[" + "; ".join("@" + k for k in keys) + "]" if keys else ""
+
+
+CITE_TOKEN = re.compile(r""""[^"]*"|'[^']*'|\S+""")
+
+
+def _cite_keys(raw: str) -> list[str]:
+    """jekyll-scholar's ``{% cite a b --file refs --locator "p. 3" %}``: every option takes
+    the value after it; the keys are what is left."""
+    keys: list[str] = []
+    option = False
+    for token in CITE_TOKEN.findall(raw):
+        if token.startswith("-"):
+            option = True
+        elif option:
+            option = False
+        else:
+            keys.append(token)
+    return keys
 
 
 def _params(raw: str) -> dict[str, str]:
