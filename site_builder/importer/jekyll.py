@@ -49,7 +49,7 @@ D_CODE = re.compile(r'(?s)(?<!`)<d-code\b(?:[^>]*?\blanguage="([\w+-]+)")?[^>]*>
 D_MATH_BLOCK = re.compile(r"(?s)<d-math\s+block[^>]*>(.*?)</d-math>")
 D_MATH = re.compile(r"(?s)<d-math>(.*?)</d-math>")
 D_CITE = re.compile(
-    r"""(?s)<d-cite\s+key\s*=\s*(?:"([^"]+)"|'([^']+)'|([^\s>]+))[^>]*>\s*(?:</d-cite>)?"""
+    r"""(?s)<d-cite\s+key\s*=\s*(?:"([^"]+)"|'([^']+)'|([^\s>]+))[^>]*>(?:[^<]*</d-cite>)?"""
 )
 D_FOOTNOTE = re.compile(r"(?s)<d-footnote>(.*?)</d-footnote>")
 D_WRAPPERS = re.compile(
