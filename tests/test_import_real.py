@@ -259,7 +259,10 @@ def test_a_hugo_sites_own_shortcodes_are_expanded_from_their_templates(tmp_path:
         '\t\t<img src="{{ .Get "second" }}">\n\t</div>\n'
         '    <figcaption><p>{{ .Get "caption" }}</p></figcaption>\n</figure>'
     )
-    (shortcodes / "pic.html").write_text('<img src="{{ .Get 0 }}" alt="{{ .Get 1 }}">')
+    (shortcodes / "pic.html").write_text(
+        '{{- $src := .Get 0 -}}\n{{- $alt := .Get "alt" | default "A picture" -}}\n'
+        '<img src="{{ $src }}" alt="{{ $alt }}">'
+    )
     (shortcodes / "note.html").write_text('<div class="note">\n{{ .Inner | markdownify }}\n</div>')
     (shortcodes / "video.html").write_text(
         '{{ range .Page.Resources.Match (printf "%s*" (.Get 0)) }}<video></video>{{ end }}'
@@ -270,7 +273,7 @@ def test_a_hugo_sites_own_shortcodes_are_expanded_from_their_templates(tmp_path:
     (post / "index.md").write_text(
         '+++\ndate = 2022-08-14\ntitle = "Seg"\n+++\n\n'
         '{{< pair first="a.png" second="b.png" caption="Two cuts" >}}\n\n'
-        '{{< pic "b.png" "B" >}}\n\n'
+        '{{< pic "b.png" >}}\n\n'
         '{{% note %}}A *note* with $x$.{{% /note %}}\n\n{{< video "clip" >}}\n'
     )
     site = make_site(tmp_path / "site", ROOT)
@@ -281,7 +284,7 @@ def test_a_hugo_sites_own_shortcodes_are_expanded_from_their_templates(tmp_path:
         "<figcaption><p>Two cuts</p></figcaption>\n</figure>"
     ) in written
     assert '<div class="note">\n\nA *note* with $x$.\n\n</div>' in written
-    assert '<img src="b.png" alt="B">' in written
+    assert '<img src="b.png" alt="A picture">' in written
     assert (site / "content" / "posts" / "seg" / "b.png").is_file()
     assert [str(n) for n in report.notes] == [
         'old/content/posts/seg/index.md:12: Hugo shortcode not converted: {{< video "clip" >}}'

@@ -240,4 +240,3 @@ def _metadata_lines(lines: list[str]) -> Source | None:
     if str(meta.get("status", "")).lower() == "draft":
         meta["draft"] = True
     return Source(meta, "\n".join(lines[end + 1 :]), end + 2)
-

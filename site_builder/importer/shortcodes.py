@@ -18,15 +18,17 @@ from re import Match
 
 from site_builder.importer.text import Text
 
-CALL = re.compile(r"(?s)\{\{([<%])\s*([\w-]+)(.*?)\s*/?[>%]\}\}")
 # A parameter: named or positional, in Go's string forms.
 PARAM = re.compile(r"""(?:([\w-]+)\s*=\s*)?(?:"((?:[^"\\]|\\.)*)"|`([^`]*)`|([^\s"`=]+))""")
 ACTION = re.compile(r"(?s)\{\{-?\s*(.*?)\s*-?\}\}")
-# What an expandable template may do: get a parameter or the inner text, through filters
-# that change nothing here; comments.
+# What an expandable template may do: get a parameter or the inner text (into a variable,
+# ``$src := .Get "src"``, or not), or a variable; through filters that change nothing
+# here, or ``default``; comments.
 SIMPLE = re.compile(
-    r"""^(?:/\*.*\*/|\.(?:Get\s+(?:"([\w-]+)"|(\d+))|Inner)"""
-    r"""(?:\s*\|\s*(?:markdownify|safeHTML|safeHTMLAttr|htmlUnescape|plainify|\.Page\.RenderString))*)$""",
+    r"""^(?:/\*.*\*/|(?:\$(?P<var>\w+)\s*:=\s*)?"""
+    r"""(?:\.Get\s+(?:"(?P<name>[\w-]+)"|(?P<index>\d+))|\.(?P<inner>Inner)|\$(?P<ref>\w+))"""
+    r"""(?:\s*\|\s*(?:markdownify|safeHTML|safeHTMLAttr|htmlUnescape|plainify|\.Page\.RenderString"""
+    r"""|default\s+"(?P<default>[^"]*)"))*)$""",
     re.S,
 )
 
@@ -72,16 +74,26 @@ def _render(template: str, raw: str, inner: str) -> str:
         else:
             positional.append(value or "")
 
+    variables: dict[str, str] = {}
+
     def action(match: Match[str]) -> str:
         simple = SIMPLE.match(match.group(1))
         if simple is None or match.group(1).startswith("/*"):
             return ""
-        name, index = simple.group(1), simple.group(2)
-        if name is not None:
-            return named.get(name, "")
-        if index is not None:
-            return positional[int(index)] if int(index) < len(positional) else ""
-        return "\x0e"  # the inner text, once the template's lines are tidied
+        if simple.group("inner"):
+            value = "\x0e"  # the inner text, once the template's lines are tidied
+        elif simple.group("name") is not None:
+            value = named.get(simple.group("name"), "")
+        elif simple.group("index") is not None:
+            index = int(simple.group("index"))
+            value = positional[index] if index < len(positional) else ""
+        else:
+            value = variables.get(simple.group("ref"), "")
+        value = value or simple.group("default") or ""
+        if simple.group("var"):
+            variables[simple.group("var")] = value
+            return ""
+        return value
 
     # Unindented and without blank lines: either would end the HTML block in Markdown (or
     # make code of it). The inner text is Markdown: set off by blank lines, it renders.
