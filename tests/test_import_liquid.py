@@ -145,3 +145,24 @@ def test_page_values_are_filled_in_and_a_heading_repeating_the_title_goes(tmp_pa
     assert [str(n) for n in report.notes] == [
         'old/_posts/2020-01-01-a.md:12: Liquid expression not converted: {{ "now" | date: "%Y" }}'
     ]
+
+
+def test_page_previous_and_next_link_the_posts_around_it(tmp_path: Path) -> None:
+    """``[the previous post]({{ page.previous.url }})`` (a series): Jekyll's post before this
+    one by date, at its address here; the first post has none, which is reported."""
+    old = tmp_path / "old"
+    (old / "_posts").mkdir(parents=True)
+    for name in ("2020-02-15-Proximal", "2020-04-04-Prox-Linear", "2024-01-25-Bernstein"):
+        (old / "_posts" / f"{name}.md").write_text(
+            "---\ntitle: T\n---\n\nIn the [previous post]({{ page.previous.url }}), "
+            "then [the next]({{ page.next.url }}).\n"
+        )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content" / "posts")
+    middle = (site / "content" / "posts" / "prox-linear.md").read_text()
+    assert "[previous post](../proximal/), then [the next](../bernstein/)." in middle
+    assert [str(n) for n in report.notes] == [
+        "old/_posts/2020-02-15-Proximal.md:5: Liquid expression not converted: "
+        "{{ page.previous.url }}",
+        "old/_posts/2024-01-25-Bernstein.md:5: Liquid expression not converted: {{ page.next.url }}",
+    ]

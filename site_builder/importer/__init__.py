@@ -248,6 +248,7 @@ def import_posts(
     taken = {kind: slugs.existing(folder) for kind, folder in folders.items()}
     spellings: dict[str, str] = {}
     listing = listings.read(source if source.is_dir() else source.parent)
+    around = jekyll.neighbours(files) if fmt == "jekyll" else {}  # page.previous, page.next
     site_macros = siteyaml.bring_macros(source, fmt, base.parent, site, report)
     site_vars: dict[str, Any] = {}  # the old site's own templates' inputs
     if fmt in ("jekyll", "hugo"):
@@ -256,7 +257,7 @@ def import_posts(
     for path in files:
         shown = path.relative_to(base.parent) if base.parent in path.parents else path
         roots_here = [r for r in roots if r.is_dir()]
-        defaults = listing.get(path.stem)
+        defaults = {**listing.get(path.stem, {}), **around.get(path, {})}
         if path.suffix == ".ipynb":
             post = Converted(*notebooks.convert(path, shown, fmt, roots_here), suffix=".ipynb")
         else:

@@ -16,6 +16,7 @@ import html
 import re
 from pathlib import Path
 from re import Match
+from typing import Any
 
 import yaml
 
@@ -156,6 +157,22 @@ def collections(source: Path) -> list[Path]:
         and options.get("output") is True
         and (base / f"_{name}").is_dir()
     ]
+
+
+def neighbours(files: list[Path]) -> dict[Path, dict[str, Any]]:
+    """Liquid's ``page.previous`` and ``page.next`` for each post of ``_posts/``: the one
+    before and after it by date, at its address here (``[earlier]({{ page.previous.url }})``)."""
+    dated = sorted(
+        (match.group(1), file.stem, file)
+        for file in files
+        if "_posts" in file.parts and (match := re.match(r"^(\d{4}-\d{2}-\d{2})-(.+)$", file.stem))
+    )
+    found: dict[Path, dict[str, Any]] = {}
+    for index, (_, _, file) in enumerate(dated):
+        around = {"previous": dated[index - 1] if index else None}
+        around["next"] = dated[index + 1] if index + 1 < len(dated) else None
+        found[file] = {k: {"url": _post_link(v[1])} for k, v in around.items() if v}
+    return found
 
 
 def _tufte_math(tag: str, tex: str) -> str:

@@ -112,8 +112,9 @@ def _tags(text: str) -> list[re.Match[str]]:
     return [m for m in TAG.finditer(text) if not any(a <= m.start() < b for a, b in spans)]
 
 
-# ``{{ page.title }}``: a front matter key, through filters (Liquid's own) or none.
-PAGE_VALUE = re.compile(r"\{\{-?\s*page\.([\w-]+)\s*(\|[^{}]*?)?-?\}\}")
+# ``{{ page.title }}``, ``{{ page.previous.url }}``: a page variable, through filters
+# (Liquid's own) or none.
+PAGE_VALUE = re.compile(r"\{\{-?\s*page\.([\w-]+)(?:\.[\w-]+)*\s*(\|[^{}]*?)?-?\}\}")
 
 
 def run(
