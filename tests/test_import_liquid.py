@@ -164,5 +164,6 @@ def test_page_previous_and_next_link_the_posts_around_it(tmp_path: Path) -> None
     assert [str(n) for n in report.notes] == [
         "old/_posts/2020-02-15-Proximal.md:5: Liquid expression not converted: "
         "{{ page.previous.url }}",
-        "old/_posts/2024-01-25-Bernstein.md:5: Liquid expression not converted: {{ page.next.url }}",
+        "old/_posts/2024-01-25-Bernstein.md:5: Liquid expression not converted: "
+        "{{ page.next.url }}",
     ]
