@@ -25,6 +25,7 @@ from site_builder.importer import (
     alfolio,
     bib,
     common,
+    deflists,
     formulas,
     frontmatter,
     html,
@@ -197,6 +198,7 @@ def convert_post(
         notes.add(1, f"citation key {key} renamed {new}: a citation here cannot spell it")
         text.text = re.sub(re.escape(key) + r"(?![\w'])", new, text.text)  # same length of lines
     CONVERTERS[fmt](text, ctx)
+    deflists.join_markers(text)
     html.break_lines(text)
     html.open_math_html(text)
     common.text_refs(text)
