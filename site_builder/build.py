@@ -71,7 +71,7 @@ def build(
     now = now if now is not None else clock.reference_time()
     cores = jobs or default_jobs()
     with Session(config, out, use_cache, cores, refresh_search) as last:
-        loaded = content.load_posts(config, last.records)  # 1 load
+        loaded = content.load_posts(config, last.records, last.read)  # 1 load
         papers = load_site_publications(config)  # the author's papers (``publications:``)
         due = clock.due_posts(loaded.posts, now, include_future=config.drafts)
         routes = _plan(config, due, loaded)  # 2 plan routes: stops at a collision

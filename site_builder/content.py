@@ -9,6 +9,7 @@ several bad files are reported together.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,11 +46,23 @@ class LoadedContent:
     reparsed: int = 0  # files read and parsed (not taken from ``previous``)
 
 
-def load_posts(config: SiteConfig, previous: dict[str, FileRecord] | None = None) -> LoadedContent:
+# One file to read and parse: its kind's name, its path and its record from the last build.
+ToRead = tuple[str, str, "FileRecord | None"]
+Read = tuple[SourcePost, list[BuildWarning]] | BuildError
+ReadMany = Callable[[list[ToRead], SiteConfig], Iterable[Read]]
+
+
+def load_posts(
+    config: SiteConfig,
+    previous: dict[str, FileRecord] | None = None,
+    read_many: ReadMany | None = None,
+) -> LoadedContent:
     """Load every post, collecting all errors (the caller decides when to stop).
 
     A file whose size and modification time match its record in ``previous``
     is not read again: parsing YAML is most of a no-op rebuild otherwise.
+    ``read_many`` reads the others, in order: the build's worker processes when it has
+    them (a cold build's thousand files parse on every core), else :func:`read_all`.
     """
     posts: list[SourcePost] = []
     warnings: list[BuildWarning] = []
@@ -59,17 +72,23 @@ def load_posts(config: SiteConfig, previous: dict[str, FileRecord] | None = None
     kept = 0
     config_key = repr(config)
     previous = previous or {}
-    for kind, rel_text, stat in kinds.find_sources(config.root):
-        record = previous.get(rel_text)
-        if record is not None and record.config_key != config_key:
-            record = None  # parsed under other settings (dates depend on the time zone)
-        if record is None or (record.size, record.mtime_ns) != (stat.st_size, stat.st_mtime_ns):
-            rel = Path(rel_text)
-            try:
-                post, post_warnings = read_post(config.root / rel, rel, config, record, kind)
-            except BuildError as exc:
-                errors.append(exc)
+    found = kinds.find_sources(config.root)
+    known = {rel: _valid(previous.get(rel), config_key) for _, rel, _ in found}
+    stale = [
+        (kind.name, rel, known[rel])
+        for kind, rel, stat in found
+        if not _unchanged(known[rel], stat.st_size, stat.st_mtime_ns)
+    ]
+    reads = list((read_many or read_all)(stale, config))
+    fresh = dict(zip((rel for _, rel, _ in stale), reads, strict=True))
+    for _, rel_text, stat in found:
+        record = known[rel_text]
+        if rel_text in fresh:
+            read = fresh[rel_text]
+            if isinstance(read, BuildError):
+                errors.append(read)
                 continue
+            post, post_warnings = read
             reparsed += 1
             stripped = dataclasses.replace(post, body=None)
             record = FileRecord(
@@ -86,6 +105,7 @@ def load_posts(config: SiteConfig, previous: dict[str, FileRecord] | None = None
             if kept > BODY_BUDGET:
                 post = stripped
         else:
+            assert record is not None, "a file not read again has its record"
             post = record.post
         records[rel_text] = record
         warnings.extend(record.warnings)
@@ -101,6 +121,27 @@ def load_posts(config: SiteConfig, previous: dict[str, FileRecord] | None = None
         shown = {post.path: post for post in respelled}
         posts = [shown.get(post.path, post) for post in posts]
     return LoadedContent(tuple(posts), tuple(warnings), tuple(errors), records, reparsed)
+
+
+def _valid(record: FileRecord | None, config_key: str) -> FileRecord | None:
+    """A record parsed under other settings is no record (dates depend on the time zone)."""
+    return record if record is not None and record.config_key == config_key else None
+
+
+def _unchanged(record: FileRecord | None, size: int, mtime_ns: int) -> bool:
+    return record is not None and (record.size, record.mtime_ns) == (size, mtime_ns)
+
+
+def read_all(files: list[ToRead], config: SiteConfig) -> list[Read]:
+    """Read and parse each file (``load_posts``); a bad one is its error, not the end."""
+    found: list[Read] = []
+    for kind, rel_text, record in files:
+        rel = Path(rel_text)
+        try:
+            found.append(read_post(config.root / rel, rel, config, record, kinds.BY_NAME[kind]))
+        except BuildError as exc:
+            found.append(exc)
+    return found
 
 
 def read_post(

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from bench.corpus import make_corpus, post
+from site_builder import pages
 from site_builder.build import build
 from site_builder.config import load_config
 from site_builder.errors import BuildError, BuildErrors
@@ -73,6 +74,25 @@ def test_a_cold_build_with_early_workers_equals_serial(tmp_path: Path) -> None:
     assert "Vaswani" in (site / "public/posts/post-00011/index.html").read_text()
 
 
+def test_a_cold_build_reports_every_bad_file_its_workers_read(tmp_path: Path) -> None:
+    """The workers of a cold build parse the source files (``Workers.read``): a file that
+    fails there is reported at its line, with every other one, and nothing is written."""
+    site = make_corpus(tmp_path / "site", 20)
+    for number, (field, broken) in {4: ("title", "[unclosed"), 13: ("date", "2026-02-30")}.items():
+        victim = site / f"content/posts/post-{number:05d}.md"
+        text = victim.read_text()
+        start = text.index(f"\n{field}: ") + 1
+        end = text.index("\n", start)
+        victim.write_text(f"{text[:start]}{field}: {broken}{text[end:]}")
+    command = [sys.executable, "-m", "site_builder", "-C", str(site), "build", "--jobs", "2"]
+    done = subprocess.run(command, capture_output=True, text=True)
+    assert done.returncode == 1, done.stderr
+    assert "content/posts/post-00004.md:2: invalid YAML" in done.stderr
+    assert "content/posts/post-00013.md:3: " in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (site / "public").exists()
+
+
 def test_noop_rebuild_renders_nothing(site: Path, tmp_path: Path) -> None:
     before = tree_digest(site / "public")
     assert rebuild(site) == 0
@@ -80,10 +100,17 @@ def test_noop_rebuild_renders_nothing(site: Path, tmp_path: Path) -> None:
     assert_matches_clean(site, tmp_path)
 
 
-def test_edit_one_post(site: Path, tmp_path: Path) -> None:
+def test_edit_one_post(site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     victim = site / "content/posts/post-00005.md"
     victim.write_text(victim.read_text() + "\nA new closing sentence with $x^2$.\n")
+    listed = []
+    render_listings = pages.render_listing_pages
+    monkeypatch.setattr(pages, "render_listing_pages", lambda *a: listed.append(a) or [])
     assert rebuild(site) == 1
+    # The listings show the front matter and the reading time (unchanged here), not the
+    # body: they are kept, not rendered again for every edit.
+    assert not listed
+    monkeypatch.setattr(pages, "render_listing_pages", render_listings)
     assert "A new closing sentence" in (site / "public/posts/post-00005/index.html").read_text()
     assert_matches_clean(site, tmp_path)
 
@@ -278,17 +305,18 @@ def test_errors_from_worker_processes(tmp_path: Path) -> None:
 
 def test_every_front_matter_field_is_in_the_page_key() -> None:
     """Keys from declared inputs (issue 14): a field added to the front matter cannot leave
-    pages stale, because the page key takes every field of the record but the body."""
+    pages stale, because the page key takes every field of the record but the body's."""
     import dataclasses
     from datetime import datetime
 
     from site_builder.frontmatter import SourcePost
+    from site_builder.incremental.plan import _BODY_FIELDS
     from site_builder.incremental.plan import front_matter as _front_matter
 
     when = datetime(2026, 1, 1, tzinfo=UTC)
     post = SourcePost(Path("p.md"), "p", "T", when, None, "A", "", (), False, "", 5, None)
     for field in dataclasses.fields(SourcePost):
-        if field.name == "body":
+        if field.name in _BODY_FIELDS:  # the render key's, which the page key holds
             continue
         value = getattr(post, field.name)
         other = {

@@ -72,16 +72,17 @@ def set_state(config: SiteConfig, cache: Cache) -> None:
 
 
 def warm_up() -> None:
-    """Import what rendering needs (Markdown, Jinja and ``post.html``, math-core, Pygments)
-    in a worker started early, while the main process is still loading posts."""
+    """Import what rendering needs (Markdown, Jinja and ``post.html`` compiled, math-core,
+    Pygments) in the main process, right before it forks the workers of a cold build: they
+    inherit it all (the parser is cached, the compiled template kept in memory by
+    ``compiled``), where each used to import it for itself."""
     state = _STATE
     assert state is not None, "set_state() must run before warm_up()"
     try:
         from site_builder.markdown import pipeline
 
         pipeline.create_parser(state.config.raw_html)
-        state.env = cached.environment(state.config, state.cache)
-        state.env.get_template("post.html")
+        cached.environment(state.config, state.cache).get_template("post.html")
         import math_core  # noqa: F401
         import pygments.formatters.html
         import pygments.lexers  # noqa: F401
@@ -112,6 +113,12 @@ def cached_render(job: PostJob, config: SiteConfig, cache: Cache) -> tuple[Rende
     memo = memo if isinstance(memo, dict) else None
     rendered = render.render_markdown(body, job.inputs, config.root, memo, runners, text)
     return rendered, True
+
+
+def read_chunk(files: list[content.ToRead]) -> list[content.Read]:
+    """Some source files read and parsed, for the main process's loading step."""
+    assert _STATE is not None, "set_state() must run before jobs"
+    return content.read_all(files, _STATE.config)
 
 
 def run_chunk(jobs: list[PostJob], stage_root: Path) -> list[PostResult]:

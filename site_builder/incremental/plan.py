@@ -152,15 +152,21 @@ def page_inputs(route: SourceRoute) -> str:
     return front_matter(route.source) + repr(shown)
 
 
+# What a record holds of its body (the render key covers the body): an edit to the text
+# alone must not re-render the listings, which show only the front matter and the
+# reading time (a thousand-post site's listings took most of a one-post edit's build).
+_BODY_FIELDS = frozenset({"body", "body_hash", "widgets"})
+
+
 def front_matter(source: SourcePost) -> str:
     """Everything a page shows of a post besides its body, as one string to hash: every
-    field of the record but the body (in the render key already), so a field added to the
+    field of the record but those of the body (``_BODY_FIELDS``), so a field added to the
     front matter can never leave pages stale."""
     return repr(
         tuple(
             (field.name, getattr(source, field.name))
             for field in dataclasses.fields(source)
-            if field.name != "body"
+            if field.name not in _BODY_FIELDS
         )
     )
 

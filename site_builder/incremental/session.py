@@ -20,7 +20,7 @@ from site_builder.errors import BuildError, BuildWarning
 from site_builder.frontmatter import SourcePost
 from site_builder.incremental import cached
 from site_builder.incremental.cache import Cache
-from site_builder.incremental.jobs import PostJob, PostSummary
+from site_builder.incremental.jobs import PostJob, PostSummary, warm_up
 from site_builder.incremental.plan import group_keys, plan_jobs
 from site_builder.incremental.state import LastBuild
 from site_builder.incremental.workers import Workers
@@ -67,14 +67,15 @@ class Session:
         self.chars: frozenset[str] = frozenset()  # what the math font draws: see render_posts
 
     def _start_early(self) -> None:
-        """Start the workers before loading (``Workers.starts_early``), once the site's .bib
-        files are parsed for them to inherit (a .bib outside ``content/`` is parsed by the
-        workers themselves)."""
+        """Start the workers before loading (``Workers.starts_early``), once the renderers
+        are imported and the site's .bib files parsed, for them to inherit (a .bib outside
+        ``content/`` is parsed by the workers themselves)."""
         if self.workers.starts_early(len(kinds.find_sources(self.config.root))):
             bibs = sorted(self.config.root.glob("content/**/*.bib"))
             files = [path.relative_to(self.config.root) for path in bibs]
             cached.warm_bibliographies(files, self.config.root, self.cache)
-            self.workers.start(self.workers.cores, warm=True)
+            warm_up()
+            self.workers.start(self.workers.cores)
 
     def __enter__(self) -> Session:
         return self
@@ -87,6 +88,10 @@ class Session:
     def records(self) -> dict[str, content.FileRecord]:
         """The last build's parsed posts: a file that looks the same is not parsed again."""
         return self.previous.records
+
+    def read(self, files: list[content.ToRead], config: SiteConfig) -> list[content.Read]:
+        """``content.load_posts``'s reader: the workers, when a cold build started them."""
+        return self.workers.read(files, config)
 
     @property
     def outputs(self) -> dict[str, OutputEntry]:
