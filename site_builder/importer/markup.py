@@ -25,7 +25,9 @@ HTML_COMMENT = re.compile(r"(?s)<!--.*?-->")
 DOUBLE_DOLLAR = re.compile(
     r"(?s)(?<![\\$])\$\$(?!\$)(.+?)(?<!\$)(?<!(?<!\\)\\)\$\$(?!\$)(?:[ \t]*(\{#eq-[\w:-]+\}))?"
 )
-SINGLE_DOLLAR = re.compile(r"(?<![\\$])\$(?![\s$])((?:[^$\n\\]|\\.|\n(?![ \t]*\n))+?)(?<![\s\\])\$")
+SINGLE_DOLLAR = re.compile(
+    r"(?<![\\$])\$(?![\s$])((?:[^$\n\\\x0b]|\\.|\n(?![ \t]*\n))+?)(?<![\s\\])\$"
+)
 # ``$$x = y`` with no closing ``$$`` before the paragraph ends: MathJax left it as text (it
 # looks within a paragraph), this site's build would stop; the author meant a formula.
 UNCLOSED_DISPLAY = re.compile(
@@ -49,11 +51,26 @@ DISPLAY_BLOCK = re.compile(
 
 
 def mask_code(text: Text) -> None:
-    """Fenced code, inline code, ``<pre>``/``<script>``/``<style>`` and comments: verbatim."""
-    text.mask(FENCE)
+    """Fenced code, inline code, ``<pre>``/``<script>``/``<style>`` and comments: verbatim.
+
+    A line of an indented fence (in a list item, a definition) indented less than its
+    fence would end the item in CommonMark, the rest of the code shown as text; Pandoc
+    kept it in. Padded to the fence's indentation, which CommonMark strips, it is the
+    same code, kept in."""
+    text.mask(FENCE, _pad_fence)
     text.mask(VERBATIM_HTML)
     text.mask(HTML_COMMENT)
     text.mask(INLINE_CODE)
+
+
+def _pad_fence(match: Match[str]) -> str:
+    width = len(match.group(1).expandtabs(4))
+    if not width or match.group(1).strip():  # not indented, or in a quote
+        return match.group(0)
+    short = re.compile(rf"(?m)^[ ]{{0,{width - 1}}}(?=\S)")  # CommonMark strips that much
+    body = short.sub(" " * width, match.group(4))
+    start, end = match.start(4) - match.start(), match.end(4) - match.start()
+    return match.group(0)[:start] + body + match.group(0)[end:]
 
 
 def display(body: str, indent: str = "", ident: str = "") -> str:
@@ -224,7 +241,7 @@ def _fix_display_lines(text: Text) -> None:
 
 
 # MathJax's ``$ h_t^* $``: spaces inside, even a line break (never a blank line).
-_IN_PARAGRAPH = r"(?:[^$\n\x00]|\n(?![ \t]*\n))"
+_IN_PARAGRAPH = r"(?:[^$\n\x00\x0b]|\n(?![ \t]*\n))"
 SPACED_DOLLAR = re.compile(
     rf"(?<![\\$])\$[ \t]*({_IN_PARAGRAPH}*?[\\^_{{]{_IN_PARAGRAPH}*?)\s*\$(?!\$)"
 )
@@ -232,7 +249,7 @@ SPACED_DOLLAR = re.compile(
 # one, or a digit), on one line, short, then no Latin word (Chinese has no spaces to
 # wait for): MathJax's formula too.
 SPACE_BEFORE_CLOSE = re.compile(
-    r"(?<![\\$A-Za-z0-9])\$(?=[^\s\d$\x00])([^$\n\x00]{1,60}?)[ \t]+\$(?![A-Za-z0-9$])"
+    r"(?<![\\$A-Za-z0-9])\$(?=[^\s\d$\x00])([^$\n\x00\x0b]{1,60}?)[ \t]+\$(?![A-Za-z0-9$])"
 )
 # kramdown read ``$...$`` as Markdown: ``\\{`` reached MathJax as ``\{``, ``\[`` as ``[``.
 MARKDOWN_ESCAPE = re.compile(r"\\\\\\\\|\\\\([{}|,;:!])|\\([_*[\]])")
@@ -250,9 +267,10 @@ def unescape_markdown(formula: str) -> str:
 
 
 LONE_DOLLAR = re.compile(r"(?<![\\$\x00])\$")
+TABLE_ROW = re.compile(r"(?m)^[ \t>]*\|[^\n]*\|[ \t]*$")
 
 
-DIGITS_BESIDE = re.compile(r"(?<![\w\\$])(\d*)\$(?![\s$])([^$\n]*?[^\s\\$])\$(\d*)(?![\d$])")
+DIGITS_BESIDE = re.compile(r"(?<![\w\\$])(\d*)\$(?![\s$])([^$\n\x0b]*?[^\s\\$])\$(\d*)(?![\d$])")
 # WordPress's ``$\displaystyle \begin{aligned} ... \\ ... \end{aligned}$``, a paragraph
 # of its own: a display formula (a line break cannot stand in inline math here).
 ALONE_INLINE = re.compile(
@@ -283,6 +301,8 @@ def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
     such formulas are trimmed once the well-formed ones are out of the way. A ``$``
     left after all that is a dollar sign, and is escaped so it never opens math.
     """
+    # A table's cells are apart (MathJax saw each alone): no formula spans a ``|``.
+    text.sub(TABLE_ROW, lambda m, _l: re.sub(r"(?<!\\)\|", "\x0b", m.group(0)))
     text.sub(ALONE_INLINE, lambda m, _l: _alone(m))
     text.mask(DISPLAY_BLOCK, _display_block)
     # ``101$\\times$11``: a ``$`` before a digit closes no formula here (nor in Pandoc).
@@ -313,3 +333,4 @@ def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
         return "\\$"
 
     text.sub(LONE_DOLLAR, lone)
+    text.sub(re.compile("\x0b"), lambda m, _l: "|")
