@@ -206,6 +206,7 @@ def convert_post(
     prose_tex.text_commands(text, notes)
     common.hide_leftovers(text, ctx)
     text.unmask()
+    common.comments_last(text)
     common.label_underscores(text)
     common.check_citations(text, ctx)
     common.escape_bare_at(text, ctx)

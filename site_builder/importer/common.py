@@ -80,6 +80,17 @@ def comment_out(snippet: str) -> str:
     return "<!-- not imported: " + snippet.replace("--", "- -").replace("\n", " ") + " -->"
 
 
+# Comments of what was left out, opening a line that goes on with text.
+LEADING_COMMENTS = re.compile(r"(?m)^([ \t]*)((?:<!-- not imported: .*? -->[ \t]*)+)(\S.*)$")
+
+
+def comments_last(text: Text) -> None:
+    """``<!-- not imported: \\paragraph{A} --> Text $x$``: a comment opening a line opens
+    an HTML block, which would swallow the rest of the line, its formulas shown as
+    ``$`` text. The comment goes to the line's end, where it is inline."""
+    text.sub(LEADING_COMMENTS, lambda m, _l: f"{m.group(1)}{m.group(3)} {m.group(2).rstrip()}")
+
+
 def rewrite_references(text: Text, ctx: PostContext) -> None:
     """Point images, links to files and HTML ``src`` attributes at copies beside the post."""
 
