@@ -5,6 +5,11 @@ the rendered Markdown, list pages for the index and the tags), then built cold
 with ``hugo`` into a fresh directory. Hugo renders the Markdown and highlights
 the code with Chroma but leaves the math as text: it does less than this build,
 which converts every formula to MathML. ``apt-get install hugo`` provides it.
+
+``with_search`` runs Pagefind's command line over Hugo's output after it, which is
+how a Hugo site gets search: the same Pagefind as the build's (``pagefind_bin``), the
+posts' articles marked ``data-pagefind-body`` so that it indexes the posts alone, as
+the build's index does.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from pathlib import Path
 LAYOUT = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>{{ .Title }}</title></head><body><main>{{ block "main" . }}{{ end }}</main></body></html>
 """
-SINGLE = """{{ define "main" }}<article><h1>{{ .Title }}</h1>
+SINGLE = """{{ define "main" }}<article data-pagefind-body><h1>{{ .Title }}</h1>
 <time>{{ .Date.Format "2 January 2006" }}</time>{{ .Content }}</article>{{ end }}
 """
 LIST = """{{ define "main" }}<h1>{{ .Title }}</h1><ol>{{ range .Pages }}
@@ -53,17 +58,23 @@ def make_site(posts: Path, dest: Path) -> Path:
 
 def run(posts: Path, runs: int) -> float:
     """Median seconds of a cold ``hugo`` build of ``posts`` (no cache, fresh output)."""
-    samples = []
     with tempfile.TemporaryDirectory(prefix="hugo-bench-") as tmp:
         site = make_site(posts, Path(tmp) / "site")
-        for index in range(runs):
-            out = Path(tmp) / f"public-{index}"
-            cache = Path(tmp) / f"cache-{index}"
-            started = time.perf_counter()
-            subprocess.run(
-                ["hugo", "--quiet", "--source", str(site), "--destination", str(out),
-                 "--cacheDir", str(cache)],
-                check=True,
-            )  # fmt: skip
-            samples.append(time.perf_counter() - started)
-    return statistics.median(samples)
+        return statistics.median(timed(site, Path(tmp) / f"run-{n}") for n in range(runs))
+
+
+def timed(site: Path, scratch: Path, with_search: bool = False) -> float:
+    """Seconds of one cold build of the Hugo ``site`` (from ``make_site``) into ``scratch``,
+    and of Pagefind's command line over its output if ``with_search``."""
+    out, cache = scratch / "public", scratch / "cache"
+    started = time.perf_counter()
+    subprocess.run(
+        ["hugo", "--quiet", "--source", str(site), "--destination", str(out),
+         "--cacheDir", str(cache)],
+        check=True,
+    )  # fmt: skip
+    if with_search:
+        from pagefind_bin import get_executable
+
+        subprocess.run([str(get_executable()), "--site", str(out), "--silent"], check=True)
+    return time.perf_counter() - started

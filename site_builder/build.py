@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from pathlib import Path
@@ -86,6 +86,8 @@ def build(
             site = build_site(config, done.posts, routes.menu, papers)  # 4 site model
             write = _Writer(site, routes, output, last)
             write.bundles()  # each source's own files beside its page
+            if config.search:
+                write.start_search()  # Pagefind indexes the changed shards meanwhile
             last.write_group("listings", site, output, write.listings)  # 5 listings and feeds
             last.write_group("feed", site, output, write.feed)
             if config.search:
@@ -144,6 +146,8 @@ class _Writer:
     routes: Routes
     output: Output
     last: Session
+    indexing: search.Indexing | None = None  # see start_search
+    shards: list[search.Shard] = field(default_factory=list)
 
     def bundles(self) -> None:
         """A folder source's own files (images, data): copied, or kept when unchanged."""
@@ -170,9 +174,9 @@ class _Writer:
         env = self.last.environment(self.site)
         self.output.write("feed.xml", pages.render_feed(self.site, env, whole))
 
-    def search_index(self) -> None:
-        """The search index in shards, a group each (``search``): an edit re-indexes its
-        post's shard."""
+    def start_search(self) -> None:
+        """Plan the search index's shards and send those whose posts changed to Pagefind,
+        which indexes them in its own processes while the listings render (``search``)."""
         if self.last.keep_search(self.output):
             return
         posts = {post.path: post for post in self.site.posts}
@@ -182,16 +186,33 @@ class _Writer:
             )
             for post in posts.values()
         ]
-        shards = search.plan_shards(entries, self.site.config.language)
-        for shard in shards:
-            index = partial(self._index, shard, posts)
-            self.last.write_group(f"search:{shard.dir}", self.site, self.output, index, shard.key)
-        key = hash_parts(*(shard.key for shard in shards))
-        listing = partial(self._listing, shards)
+        self.shards = search.plan_shards(entries, self.site.config.language)
+        changed = [
+            shard
+            for shard in self.shards
+            if self.last.group_changed(f"search:{shard.dir}", shard.key, self.output)
+        ]
+        docs = partial(self._documents, posts)
+        self.indexing = search.Indexing(
+            changed, docs, self.site.config.language, self.last.workers.cores
+        )
+        self.last.own(self.indexing.close)
+        self.indexing.start()
+
+    def search_index(self) -> None:
+        """The search index in shards, a group each: an edit re-indexes its post's shard."""
+        if self.indexing is None:  # the last build's, kept whole (``keep_search``)
+            return
+        for shard in self.shards:
+            index, name = partial(self._index, shard), f"search:{shard.dir}"
+            self.last.write_group(name, self.site, self.output, index, shard.key)
+        self.indexing.close()
+        key = hash_parts(*(shard.key for shard in self.shards))
+        listing = partial(self._listing, self.shards)
         self.last.write_group("search", self.site, self.output, listing, key)
 
-    def _index(self, shard: search.Shard, posts: dict[str, Listed]) -> None:
-        docs = [
+    def _documents(self, posts: dict[str, Listed], shard: search.Shard) -> list[search.Document]:
+        return [
             search.Document(
                 path=post.path,
                 title=titles.title_text(post.title),
@@ -202,7 +223,10 @@ class _Writer:
             for post in (posts[path] for path in shard.paths)
             for rendered in [self.last.full_rendered(post)]
         ]
-        for rel, data in search.build_index(docs, shard):
+
+    def _index(self, shard: search.Shard) -> None:
+        assert self.indexing is not None
+        for rel, data in self.indexing.files(shard):
             self.output.write(rel, data)
 
     def _listing(self, shards: list[search.Shard]) -> None:

@@ -10,11 +10,15 @@ posts give the same bytes. Two things are changed for the index only:
 - a formula is indexed by its LaTeX (the MathML annotation), which is what a
   reader types (``softmax``, ``\\sqrt{d}``), not by MathML's scattered symbols;
 - the sidenote copies of the footnotes and the ``#`` heading links are left
-  out, so a note is found once, from the Notes list.
+  out, so a note is found once, from the Notes list;
+- code is sent without its highlighting spans: the same text and the same index,
+  for a sixth less of Pagefind's time on a post with two code blocks.
 
-Pagefind indexes a whole site at once (about 1.5 ms and 0.25 MB a post), so a
-large site is indexed in shards of a few hundred posts, each its own Pagefind
-index, and the build re-indexes only a shard whose posts changed. The search
+Pagefind (``indexer``, one process a core, fed from memory) indexes a whole index
+at once and cannot update one page of it: about 3 ms of CPU and 0.25 MB a post on
+this bench, most of it reading the HTML. So a large site is indexed in shards of
+a few hundred posts, each its own Pagefind index, and the build re-indexes only a
+shard whose posts changed, while it renders its listings. The search
 page merges them with Pagefind's ``mergeIndex``. Each shard ranks its own
 matches, so a merged list is near one index's order but not the same, which is
 why shards stay large (see ``MIN_SHARD``) and a site of fewer posts has exactly
@@ -35,18 +39,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import subprocess
-import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from html import escape
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-from site_builder.errors import BuildError
 from site_builder.incremental.keys import hash_parts
+
+if TYPE_CHECKING:  # a build whose shards are all kept starts no Pagefind
+    from site_builder.indexer import Indexer
 
 OUT = "pagefind/"
 LISTING = OUT + "shards.json"
@@ -56,7 +59,11 @@ LISTING = OUT + "shards.json"
 # make an edit cheaper still, but the search page pays for each shard: every query fetches
 # a chunk from each, and a shard without a word falls back to near misses (Pagefind
 # matches "4712" to "471" when no page has "4712"), which a merged result list shows
-# beside the real match from another shard.
+# beside the real match from another shard. Measured with the bench corpus (a reader's
+# first query in Chromium; one index against shards at MIN_SHARD 256 and 64): 1,000 posts,
+# 16 requests and 174 kB against 22 and 224 kB, and 37 and 344 kB; 5,000 posts, 16 and
+# 263 kB against 61 and 591 kB, and 142 and 1,241 kB, the query taking 1.5 s against 2.6
+# and 4.3 s; the top ten results share 47% (256) and 30% (64) with one index's.
 MIN_SHARD = 256
 _CUT = 64
 _MAX_SHARD = 8 * MIN_SHARD
@@ -65,7 +72,8 @@ _MAX_SHARD = 8 * MIN_SHARD
 # its own small one.
 _RUNTIME = re.compile(r"^(pagefind\.js|wasm\..*)$")
 _INDEX = re.compile(r"^(pagefind-entry\.json|pagefind\.[^/]*\.pf_meta|(fragment|index|filter)/.*)$")
-_MATH = re.compile(r"<math\b.*?</math>", re.S)
+_MATH_OR_CODE = re.compile(r"<math\b.*?</math>|<pre\b.*?</pre>", re.S)
+_SPAN = re.compile(r"</?span\b[^>]*>")
 _TEX = re.compile(r'<annotation encoding="application/x-tex">(.*?)</annotation>', re.S)
 
 
@@ -140,8 +148,10 @@ def listing(shards: Sequence[Shard]) -> tuple[str, bytes]:
 
 
 def index_html(doc: Document) -> str:
-    """The page Pagefind reads for ``doc``: title, date as metadata, body with math as TeX."""
-    body = _MATH.sub(_tex_of, doc.html)
+    """The page Pagefind reads for ``doc``: title, date as metadata, body with math as TeX
+    and code without its highlighting spans (the same text, so the same index: Pagefind
+    spends a fifth of its time on the spans of a post with two code blocks)."""
+    body = _MATH_OR_CODE.sub(_for_index, doc.html)
     return (
         f'<!doctype html><html lang="{escape(doc.language)}"><head><meta charset="utf-8">'
         f"<title>{escape(doc.title)}</title></head><body><main data-pagefind-body>"
@@ -150,50 +160,84 @@ def index_html(doc: Document) -> str:
     )
 
 
-def _tex_of(match: re.Match[str]) -> str:
+def _for_index(match: re.Match[str]) -> str:
+    if match.group(0).startswith("<pre"):
+        return _SPAN.sub("", match.group(0))
     tex = _TEX.search(match.group(0))
     return f"<span> {tex.group(1)} </span>" if tex else ""
 
 
-def build_index(docs: Sequence[Document], shard: Shard) -> list[tuple[str, bytes]]:
-    """(site-relative path, bytes) of every file of ``shard``'s index, in path order: its
-    ``docs`` (one per path of the shard) indexed by Pagefind into the shard's folder.
+class Indexing:
+    """The shards a build re-indexes, on up to ``processes`` Pagefind processes at once.
 
-    The posts are written as small pages into a temporary folder and indexed there by
-    Pagefind's command-line binary. (Its Python service API hung on a site of a
-    thousand posts, waiting on replies the service never sent.)
-    """
-    from pagefind_bin import get_executable
+    Shards are sent ahead of need (:meth:`start`) so that Pagefind indexes them while the
+    build renders its listings and feed, and :meth:`files` takes each back. About two
+    shards a process are sent ahead, the next as one comes back, so a large site's pages
+    are not all queued in memory at once. ``docs`` gives a shard's documents, asked for
+    when the shard is sent."""
 
-    ordered = sorted(docs, key=lambda d: d.path)
-    if [doc.path for doc in ordered] != list(shard.paths):
-        raise ValueError(f"the documents are not those of the shard in {shard.dir}")
-    keep = (_RUNTIME, _INDEX) if shard.primary else (_INDEX,)
-    with tempfile.TemporaryDirectory(prefix="pagefind-", dir=_scratch()) as tmp:
-        site, out = Path(tmp) / "site", Path(tmp) / "out"
-        for doc in ordered:
-            page = site / doc.path / "index.html"
-            page.parent.mkdir(parents=True, exist_ok=True)
-            page.write_text(index_html(doc), encoding="utf-8")
-        command = [str(get_executable()), "--site", str(site), "--output-path", str(out)]
-        for selector in (".sidenote", ".heading-anchor", ".footnote-backref"):
-            command += ["--exclude-selectors", selector]
-        command += ["--force-language", ordered[0].language, "--silent"]
-        done = subprocess.run(command, capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            raise BuildError("search", None, f"pagefind failed: {done.stderr.strip()[:500]}")
+    def __init__(
+        self,
+        shards: Sequence[Shard],
+        docs: Callable[[Shard], Sequence[Document]],
+        language: str,
+        processes: int,
+    ) -> None:
+        self.waiting = list(shards)  # in path order, which is the order they are taken back
+        self.docs = docs
+        self.language = language
+        self.processes = max(1, min(processes, len(shards)))
+        self.indexers: list[Indexer] = []
+        self.sent: dict[str, tuple[Indexer, tuple[int, int]]] = {}
+
+    def start(self) -> None:
+        while self.waiting and len(self.sent) < 2 * self.processes:
+            self._send(self.waiting.pop(0))
+
+    def files(self, shard: Shard) -> list[tuple[str, bytes]]:
+        """(site-relative path, bytes) of every file of ``shard``'s index, in path order."""
+        if shard.dir in self.sent:
+            indexer, ticket = self.sent.pop(shard.dir)
+            files = indexer.receive(ticket)
+            self.start()  # the next shard, so that this process is never idle
+        else:  # not among those sent ahead: a process of its own, not to wait behind them
+            alone = start_indexer(self.language)
+            try:
+                files = alone.index(self._pages(shard))
+            finally:
+                alone.close()
+        keep = (_RUNTIME, _INDEX) if shard.primary else (_INDEX,)
         return [
-            (shard.dir + rel, (out / rel).read_bytes())
-            for rel in sorted(_files(out))
+            (shard.dir + rel, files[rel])
+            for rel in sorted(files)
             if any(pattern.match(rel) for pattern in keep)
         ]
 
+    def close(self) -> None:
+        for indexer in self.indexers:
+            indexer.close()
 
-def _scratch() -> str | None:
-    """Memory-backed scratch space where there is one: a shard is hundreds of small files
-    written, read once by Pagefind and deleted, which cost a loaded disk ~1 ms each."""
-    shm = "/dev/shm"
-    return shm if os.path.isdir(shm) and os.access(shm, os.W_OK) else None
+    def _send(self, shard: Shard) -> None:
+        """Send ``shard`` to the process with the fewest pages still to index."""
+        if len(self.indexers) < self.processes:
+            self.indexers.append(start_indexer(self.language))
+        indexer = min(self.indexers, key=lambda i: i.pending)
+        self.sent[shard.dir] = (indexer, indexer.send(self._pages(shard)))
+
+    def _pages(self, shard: Shard) -> list[tuple[str, str]]:
+        """``shard``'s pages in path order: Pagefind numbers them as they come."""
+        ordered = sorted(self.docs(shard), key=lambda d: d.path)
+        if [doc.path for doc in ordered] != list(shard.paths):
+            raise ValueError(f"the documents are not those of the shard in {shard.dir}")
+        return [("/" + doc.path, index_html(doc)) for doc in ordered]
+
+
+def start_indexer(language: str) -> Indexer:
+    """A Pagefind process (``indexer``): the sidenote copies, the heading links and the
+    notes' back-links are not indexed."""
+    from site_builder.indexer import Indexer
+
+    return Indexer(language, (".sidenote", ".heading-anchor", ".footnote-backref"))
 
 
 @cache
@@ -205,9 +249,3 @@ def _pagefind_version() -> str:
         return metadata.version("pagefind_bin")
     except metadata.PackageNotFoundError:
         return "none"
-
-
-def _files(root: Path) -> Iterator[str]:
-    for path in root.rglob("*"):
-        if path.is_file():
-            yield path.relative_to(root).as_posix()

@@ -7,11 +7,15 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+import pagefind_bin
 import pytest
 
 from site_builder import search
 from site_builder.build import build
+from site_builder.cli import main
 from site_builder.config import load_config, with_overrides
+from site_builder.errors import BuildError
+from site_builder.indexer import Indexer
 from tests.browser import chromium, load_quietly, require_chromium, serve_directory
 from tests.test_errors import make_site, tree_digest
 
@@ -77,10 +81,12 @@ def test_an_edit_reindexes_its_shard_and_gives_a_cold_builds_bytes(
     assert json.loads((out / "pagefind/shards.json").read_text(encoding="utf-8")) == folders
     changed = {r.split("/")[0] + "/" for r, _ in set(before.items()) ^ set(after.items())}
     assert changed == {folders[-1]}  # the last shard's folder, and only it
-    # The same posts built from nothing give the same bytes.
-    cold = tmp_path / "cold"
-    build(load_config(sharded), cold, use_cache=False)
-    assert tree_digest(cold / "pagefind") == after
+    # The same posts built from nothing give the same bytes, on two Pagefind processes (one
+    # a core) as on one.
+    for jobs in (2, 1):
+        cold = tmp_path / f"cold-{jobs}"
+        build(load_config(sharded), cold, use_cache=False, jobs=jobs)
+        assert tree_digest(cold / "pagefind") == after
 
 
 def test_a_site_without_posts_has_an_empty_index(tmp_path: Path) -> None:
@@ -90,6 +96,49 @@ def test_a_site_without_posts_has_an_empty_index(tmp_path: Path) -> None:
     (site / "content" / "posts" / "good.md").unlink()
     build(load_config(site), site / "public")
     assert (site / "public/pagefind/shards.json").read_text(encoding="utf-8") == "[]"
+
+
+def test_pagefind_gives_an_index_of_the_pages_in_the_order_sent() -> None:
+    """Pagefind numbers pages as they come: the same pages in the same order, the same bytes
+    (its command line numbered them in the file system's order)."""
+    pages = [
+        (f"/posts/p{n}/", f"<html><body><h1>Post {n}</h1><p>w{n} x</p></body></html>")
+        for n in range(3)
+    ]
+    indexer = search.start_indexer("en")
+    try:
+        first, again = indexer.index(pages), indexer.index(pages)
+        reversed_ = indexer.index(pages[::-1])
+    finally:
+        indexer.close()
+    assert first == again
+    assert any(rel.startswith("fragment/") for rel in first)
+    assert first != reversed_
+
+
+def test_a_pagefind_that_fails_stops_the_build_with_a_search_error(
+    sharded: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["-C", str(sharded), "build", "--quiet"]) == 0
+    before = tree_digest(sharded / "public")
+    broken = sharded / "broken-pagefind"
+    broken.write_text("#!/bin/sh\necho 'out of cheese' >&2\nexit 3\n", encoding="utf-8")
+    broken.chmod(0o755)
+    monkeypatch.setattr(pagefind_bin, "get_executable", lambda: broken)
+    post = sharded / "content" / "posts" / "p03.md"
+    post.write_text(post.read_text() + "\nAn edit.\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["-C", str(sharded), "build"]) == 1
+    err = capsys.readouterr().err
+    assert "search: pagefind stopped out of cheese" in err and "Traceback" not in err
+    assert tree_digest(sharded / "public") == before
+
+
+def test_an_error_pagefind_reports_is_a_search_error() -> None:
+    indexer = Indexer("en", ["[[["])  # a selector Pagefind cannot parse
+    with pytest.raises(BuildError, match=r"^search: pagefind failed: .*MissingAttributeName"):
+        indexer.index([("/a/", "<html><body><p>a word</p></body></html>")])
+    indexer.close()
 
 
 @pytest.fixture

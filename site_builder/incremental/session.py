@@ -65,6 +65,7 @@ class Session:
         self._group_keys: dict[str, str] | None = None  # see plan.group_keys
         self._font: Future[bytes] | None = None  # the font subset, running on a worker
         self.chars: frozenset[str] = frozenset()  # what the math font draws: see render_posts
+        self.closing: list[Callable[[], None]] = []  # processes the build started: see own
 
     def _start_early(self) -> None:
         """Start the workers before loading (``Workers.starts_early``), once the renderers
@@ -81,8 +82,14 @@ class Session:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        for close in self.closing:
+            close()
         self.workers.stop()
         self.cache.state.close()
+
+    def own(self, close: Callable[[], None]) -> None:
+        """Call ``close`` when the build ends, however it ends (the search's Pagefind)."""
+        self.closing.append(close)
 
     @property
     def records(self) -> dict[str, content.FileRecord]:
@@ -221,6 +228,10 @@ class Session:
             write()
         finally:
             output.owner = ""
+
+    def group_changed(self, name: str, key: str, output: Output) -> bool:
+        """Whether :meth:`write_group` will run group ``name``'s writer, asked ahead."""
+        return self.previous.groups.get(name) != key or not self._intact(name, output)
 
     def keep_search(self, output: Output) -> bool:
         """The dev server keeps the last search index whole (see ``build``): True if it did."""
