@@ -135,13 +135,27 @@ _MEMO_SIZE = 8
 
 def _latex(value: str) -> str:
     """A field's text; LaTeX pybtex cannot decode (a name part ``Martin\\`` that a ``\\,``
-    left) is shown without its backslashes rather than ending the build in a traceback."""
+    left) is shown without its backslashes rather than ending the build in a traceback.
+    A ``\\url{...}`` (``howpublished``, ``note``) is its address, as LaTeX prints it: kept
+    out of pybtex's reading, which left ``\\url`` in the text and took its ``%``s and
+    ``~``s for LaTeX."""
     from pybtex.richtext import Text
 
+    urls: list[str] = []
+
+    def hide(match: re.Match[str]) -> str:
+        urls.append(match.group(1))
+        return f"sburl{len(urls) - 1}x"
+
+    value = _URL.sub(hide, value)
     try:
-        return _plain(Text.from_latex(value)).strip()
+        text = _plain(Text.from_latex(value)).strip()
     except (UnicodeDecodeError, ValueError):
-        return " ".join(value.replace("\\", " ").replace("{", "").replace("}", "").split())
+        text = " ".join(value.replace("\\", " ").replace("{", "").replace("}", "").split())
+    return re.sub(r"sburl(\d+)x", lambda m: urls[int(m.group(1))], text) if urls else text
+
+
+_URL = re.compile(r"\\url\s*\{([^{}]*)\}")
 
 
 def _plain(text: Any) -> str:

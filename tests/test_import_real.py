@@ -206,3 +206,107 @@ def test_a_reference_to_no_equation_is_shown_as_mathjax_showed_it(tmp_path: Path
     page = (site / "public" / "posts" / "flows" / "index.html").read_text()
     assert 'href="#eq-one">(1)</a>' in page
     assert '<code class="math-error" title="\\eqref{eq:paper} refers to no equation' in page
+
+
+def hugo_bundles(root: Path, passthrough: str) -> Path:
+    """Two page bundles from Hugo's archetype (``slug = ""``), one formula in each kind of
+    delimiter, written for Goldmark: ``\\\\,`` where MathJax was to see ``\\,``."""
+    (root / "content" / "posts").mkdir(parents=True)
+    (root / "config.toml").write_text('title = "Old"\n' + passthrough)
+    for name in ("first-post", "second-post"):
+        (root / "content" / "posts" / name).mkdir()
+        (root / "content" / "posts" / name / "index.md").write_text(
+            f'+++\ndate = 2022-08-14T16:43:54+02:00\ntitle = "{name}"\nslug = ""\n+++\n\n'
+            "Inline $\\int u^2 \\\\, dx$ here.\n\n$$\nJ = \\int u^2 \\\\, dx\n$$\n\n"
+            "$$\na \\\\ b\n$$\n"
+        )
+    return root
+
+
+def test_hugo_passthrough_of_some_delimiters_unescapes_the_others(tmp_path: Path) -> None:
+    """``passthrough.delimiters`` naming ``$$`` and ``\\(`` only: Goldmark read ``$...$`` as
+    Markdown and took a backslash from ``\\\\,``, MathJax saw ``\\,``; ``$$`` reached it
+    as written. An empty ``slug = ""`` names no slug: the folder does."""
+    passthrough = (
+        "[markup.goldmark.extensions.passthrough]\nenable = true\n"
+        "[markup.goldmark.extensions.passthrough.delimiters]\n"
+        "block = [['$$', '$$']]\ninline = [['\\(', '\\)']]\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(hugo_bundles(tmp_path / "old", passthrough), site / "content" / "posts")
+    posts = site / "content" / "posts"
+    assert (posts / "second-post.md").is_file() and not (posts / "section.md").exists()
+    written = (site / "content" / "posts" / "first-post.md").read_text()
+    assert "Inline $\\int u^2 \\, dx$ here." in written
+    # ``\\,`` in a ``$$`` passed through: written for Markdown all the same (before the
+    # site turned passthrough on); a real row break stays.
+    assert "J = \\int u^2 \\, dx" in written and "a \\\\ b" in written
+    notes = [str(n) for n in report.notes]
+    assert "old/content/posts/first-post/index.md:9: 1 formula(s) escaped for Markdown" in notes[0]
+
+
+def test_a_hugo_sites_own_shortcodes_are_expanded_from_their_templates(tmp_path: Path) -> None:
+    """``layouts/shortcodes/pair.html`` placing ``.Get`` values in HTML is expanded as Hugo
+    would (its images found and copied); one with ``.Inner | markdownify`` keeps the inner
+    Markdown rendering; one running Go code (``range``) is left to the report."""
+    old = tmp_path / "old"
+    (old / "layouts" / "shortcodes").mkdir(parents=True)
+    (old / "content" / "posts" / "seg").mkdir(parents=True)
+    (old / "hugo.toml").write_text('title = "Old"\n')
+    shortcodes = old / "layouts" / "shortcodes"
+    (shortcodes / "pair.html").write_text(
+        '<figure>\n\t<div class="two">\n\t\t<img src="{{ .Get "first" }}">\n'
+        '\t\t<img src="{{ .Get "second" }}">\n\t</div>\n'
+        '    <figcaption><p>{{ .Get "caption" }}</p></figcaption>\n</figure>'
+    )
+    (shortcodes / "pic.html").write_text(
+        '{{- $src := .Get 0 -}}\n{{- $alt := .Get "alt" | default "A picture" -}}\n'
+        '<img src="{{ $src }}" alt="{{ $alt }}">'
+    )
+    (shortcodes / "note.html").write_text('<div class="note">\n{{ .Inner | markdownify }}\n</div>')
+    (shortcodes / "video.html").write_text(
+        '{{ range .Page.Resources.Match (printf "%s*" (.Get 0)) }}<video></video>{{ end }}'
+    )
+    post = old / "content" / "posts" / "seg"
+    for name in ("a.png", "b.png"):
+        (post / name).write_bytes(b"\x89PNG\r\n\x1a\n")
+    (post / "index.md").write_text(
+        '+++\ndate = 2022-08-14\ntitle = "Seg"\n+++\n\n'
+        '{{< pair first="a.png" second="b.png" caption="Two cuts" >}}\n\n'
+        '{{< pic "b.png" >}}\n\n'
+        '{{% note %}}A *note* with $x$.{{% /note %}}\n\n{{< video "clip" >}}\n'
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content" / "posts")
+    written = (site / "content" / "posts" / "seg" / "index.md").read_text()
+    assert (
+        '<figure>\n<div class="two">\n<img src="a.png">\n<img src="b.png">\n</div>\n'
+        "<figcaption><p>Two cuts</p></figcaption>\n</figure>"
+    ) in written
+    assert '<div class="note">\n\nA *note* with $x$.\n\n</div>' in written
+    assert '<img src="b.png" alt="A picture">' in written
+    assert (site / "content" / "posts" / "seg" / "b.png").is_file()
+    assert [str(n) for n in report.notes] == [
+        'old/content/posts/seg/index.md:12: Hugo shortcode not converted: {{< video "clip" >}}'
+    ]
+
+
+def test_pelican_metadata_lines_are_front_matter(tmp_path: Path) -> None:
+    """Pelican's posts open with ``Title:``/``Date:`` lines, not ``---``: without reading
+    them every post was an undated page titled from its file name. A first paragraph
+    that only looks so (``Note: ...``) stays text."""
+    old = tmp_path / "old" / "content"
+    old.mkdir(parents=True)
+    (old.parent / "pelicanconf.py").write_text("AUTHOR = 'A'\n")
+    (old / "heaps.md").write_text(
+        "Title: Binary heaps\nDate: 2016-06-28\nTags: data structures, sampling\n"
+        "Category: misc\nStatus: draft\n\nA heap $h$.\n"
+    )
+    (old / "note.md").write_text("Note: not metadata.\nSecond: line.\n\nText.\n")
+    site = make_site(tmp_path / "site", ROOT)
+    import_posts(tmp_path / "old", site / "content" / "posts")
+    assert (site / "content" / "posts" / "heaps.md").read_text() == (
+        "---\ntitle: Binary heaps\ndate: '2016-06-28'\ntags:\n- data structures\n- sampling\n"
+        "- misc\ndraft: true\n---\n\nA heap $h$.\n"
+    )
+    assert "Note: not metadata." in (site / "content" / "pages" / "note.md").read_text()

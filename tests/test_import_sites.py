@@ -24,6 +24,7 @@ DATA = Path(__file__).parent / "data" / "import"
         ("18 Oct 2020", "2020-10-18"),  # Jekyll (Ruby's Time.parse)
         ("18-08-2019", "2019-08-18"),  # Ruby: day first with dashes
         ("18.08.2019", "2019-08-18"),
+        ("11-24-2021", "2021-11-24"),  # Quarto, month first: no month 24, so unambiguous
         ("10/18/2020", "2020-10-18"),  # Ruby and Quarto: month first with slashes
         ("2020/10/18", "2020-10-18"),
         ("October 18, 2020", "2020-10-18"),  # Hugo's "January 2, 2006", Quarto

@@ -25,16 +25,20 @@ from site_builder.importer import (
     alfolio,
     bib,
     common,
+    deflists,
     formulas,
     frontmatter,
     html,
     hugo,
     jekyll,
+    liquid_blocks,
     listings,
     macros,
     notebooks,
     page,
+    prose_tex,
     quarto,
+    shortcodes,
     siteyaml,
     slugs,
 )
@@ -136,10 +140,11 @@ def convert_post(
     shown: Path,
     fmt: str,
     roots: list[Path],
-    passthrough: bool = True,
+    passthrough: bool | frozenset[str] = True,
     tag_spellings: dict[str, str] | None = None,
     defaults: dict[str, Any] | None = None,
     draft_mode: str = "gone",
+    site_vars: dict[str, Any] | None = None,
 ) -> Converted:
     """Convert one post in memory; ``shown`` is its path as the report names it."""
     notes = PostNotes(shown)
@@ -157,6 +162,9 @@ def convert_post(
     name_date = name_date or frontmatter.render_day(path, meta, notes)
     text = Text(source.body, source.body_line)
     page.unwrap(text)
+    if fmt == "jekyll":  # Liquid ran before anything else: its loops, includes, ``page.x``
+        base = roots[0] if roots else path.parent
+        liquid_blocks.run(text, meta, site_vars or {}, notes, (path.parent, base))
     title = meta.get("title") or meta.get("linkTitle")
     titled = isinstance(title, str | int | float) and bool(str(title).strip())
     heading = page.leading_title(text, str(title) if titled else None)
@@ -182,17 +190,23 @@ def convert_post(
     bib_keys, renamed = bib.bring(
         source.meta.get("bibliography"), path, roots, front, written, notes
     )
-    ctx = common.PostContext(notes, assets, bib_keys, slug=slug, passthrough=passthrough)
+    if isinstance(passthrough, bool):  # every delimiter, or none
+        passthrough = hugo.DELIMITERS if passthrough else frozenset()
+    ctx = common.PostContext(notes, assets, bib_keys, slug=slug, passthrough=bool(passthrough))
+    ctx.site, ctx.passed = site_vars or {}, passthrough
     for key, new in renamed.items():
         notes.add(1, f"citation key {key} renamed {new}: a citation here cannot spell it")
         text.text = re.sub(re.escape(key) + r"(?![\w'])", new, text.text)  # same length of lines
     CONVERTERS[fmt](text, ctx)
+    deflists.join_markers(text)
     html.break_lines(text)
     html.open_math_html(text)
     common.text_refs(text)
     common.rewrite_references(text, ctx)
+    prose_tex.text_commands(text, notes)
     common.hide_leftovers(text, ctx)
     text.unmask()
+    common.comments_last(text)
     common.label_underscores(text)
     common.check_citations(text, ctx)
     common.escape_bare_at(text, ctx)
@@ -230,22 +244,27 @@ def import_posts(
         raise BuildError(source, None, f"cannot read the posts: {exc.strerror or exc}") from exc
     if not files and not researcher:
         raise BuildError(source, None, f"no {fmt} posts found")
-    passthrough = fmt != "hugo" or hugo.passes_math_through(source)
+    passthrough = hugo.passed_delimiters(source) if fmt == "hugo" else hugo.DELIMITERS
     drafts = quarto.draft_mode(source) if fmt == "quarto" else "gone"
     base = source if source.is_dir() else source.parent
     folders = {"post": into, "page": into.parent / "pages"}
     taken = {kind: slugs.existing(folder) for kind, folder in folders.items()}
     spellings: dict[str, str] = {}
     listing = listings.read(source if source.is_dir() else source.parent)
+    around = jekyll.neighbours(files) if fmt == "jekyll" else {}  # page.previous, page.next
     site_macros = siteyaml.bring_macros(source, fmt, base.parent, site, report)
+    site_vars: dict[str, Any] = {}  # the old site's own templates' inputs
+    if fmt in ("jekyll", "hugo"):
+        module = liquid_blocks if fmt == "jekyll" else shortcodes
+        site_vars = dict(module.site_variables(base))
     for path in files:
         shown = path.relative_to(base.parent) if base.parent in path.parents else path
         roots_here = [r for r in roots if r.is_dir()]
-        defaults = listing.get(path.stem)
+        defaults = {**listing.get(path.stem, {}), **around.get(path, {})}
         if path.suffix == ".ipynb":
             post = Converted(*notebooks.convert(path, shown, fmt, roots_here), suffix=".ipynb")
         else:
-            options = (roots_here, passthrough, spellings, defaults, drafts)
+            options = (roots_here, passthrough, spellings, defaults, drafts, site_vars)
             post = convert_post(path, shown, fmt, *options)
         if not post.skipped:  # a namesake from earlier in this import: renamed
             slug = slugs.unclaimed(post.slug, path, taken[post.kind], post.notes)

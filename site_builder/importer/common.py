@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from re import Match
+from typing import Any
 
 from site_builder.importer.assets import Assets, untemplate
 from site_builder.importer.markup import FENCE, HTML_COMMENT
@@ -50,6 +51,8 @@ class PostContext:
     figures: int = 0
     missing_keys: set[str] = field(default_factory=set)
     passthrough: bool = True  # Hugo: math reached MathJax untouched by Markdown escapes
+    passed: frozenset[str] = frozenset({"$", "$$", "\\(", "\\["})  # ...in these delimiters
+    site: dict[str, Any] = field(default_factory=dict)  # the old site's: Hugo's shortcodes
 
     def figure_id(self, path: str) -> str:
         self.figures += 1
@@ -75,6 +78,17 @@ def strip_controls(raw: str, notes: PostNotes) -> str:
 def comment_out(snippet: str) -> str:
     """Keep what could not be converted in the file, but out of the page."""
     return "<!-- not imported: " + snippet.replace("--", "- -").replace("\n", " ") + " -->"
+
+
+# Comments of what was left out, opening a line that goes on with text.
+LEADING_COMMENTS = re.compile(r"(?m)^([ \t]*)((?:<!-- not imported: .*? -->[ \t]*)+)(\S.*)$")
+
+
+def comments_last(text: Text) -> None:
+    """``<!-- not imported: \\paragraph{A} --> Text $x$``: a comment opening a line opens
+    an HTML block, which would swallow the rest of the line, its formulas shown as
+    ``$`` text. The comment goes to the line's end, where it is inline."""
+    text.sub(LEADING_COMMENTS, lambda m, _l: f"{m.group(1)}{m.group(3)} {m.group(2).rstrip()}")
 
 
 def rewrite_references(text: Text, ctx: PostContext) -> None:

@@ -121,6 +121,8 @@ def _day(text: str) -> dt.date | None:
         match = pattern.match(text)
         if match:
             parts = dict(zip(order, (int(g) for g in match.groups()), strict=True))
+            if order == "dmy" and parts["m"] > 12:  # ``11-24-2021``: no month 24, month first
+                parts["m"], parts["d"] = parts["d"], parts["m"]
             return _date(parts["y"], parts["m"], parts["d"])
     words = WORDS.findall(text)
     if len(words) != 3 or len(words) != len(text.split()):

@@ -45,12 +45,13 @@ class Source:
 
 
 def split(text: str, notes: PostNotes) -> Source:
-    """YAML between ``---`` lines or TOML between ``+++`` lines; no front matter is allowed."""
+    """YAML between ``---`` lines or TOML between ``+++`` lines, else Pelican's
+    ``Key: value`` lines; no front matter is allowed."""
     text = text.removeprefix("\ufeff").replace("\r\n", "\n")
     lines = text.split("\n")
     fence = lines[0].rstrip() if lines else ""
     if fence not in ("---", "+++"):
-        return Source({}, text, 1)
+        return _metadata_lines(lines) or Source({}, text, 1)
     closers = ("---", "...") if fence == "---" else ("+++",)
     end = next((i for i in range(1, len(lines)) if lines[i].rstrip() in closers), None)
     if end is None:
@@ -80,7 +81,7 @@ def slug_and_date(path: Path, meta: dict[str, Any]) -> tuple[str, str | None]:
         name_date, stem = match.group(1), match.group(2)
     explicit = meta.get("slug")
     permalink = meta.get("permalink")
-    if isinstance(explicit, str) and slugify(explicit):
+    if isinstance(explicit, str) and re.search(r"\w", explicit):  # Hugo's archetype: slug = ""
         stem = explicit
     elif isinstance(permalink, str) and PurePosixPath(permalink.strip("/")).name:
         stem = PurePosixPath(permalink.strip("/")).name.removesuffix(".html")
@@ -214,3 +215,28 @@ def _authors(value: Any) -> str:
     if not isinstance(value, list):
         return ""
     return author_line(value)
+
+
+# Pelican's (and MultiMarkdown's) metadata: ``Title: x`` lines up to the first blank line.
+METADATA_LINE = re.compile(r"^([A-Za-z][\w-]*):[ \t]*(.*?)[ \t]*$")
+PELICAN_KEYS = {"category": "categories", "modified": "lastmod", "authors": "author"}
+
+
+def _metadata_lines(lines: list[str]) -> Source | None:
+    """A file that opens with ``Title:``/``Date:`` lines and a blank line (Pelican): its
+    metadata, as front matter. A first paragraph that only looks so (``Note: ...``) names
+    neither a title nor a date, and stays text."""
+    end = next((i for i, line in enumerate(lines) if not line.strip()), len(lines))
+    found = [METADATA_LINE.match(line) for line in lines[:end]]
+    if not end or not all(found):
+        return None
+    meta: dict[str, Any] = {}
+    for match in found:
+        assert match is not None  # every line matched, above
+        key = match.group(1).lower()
+        meta[PELICAN_KEYS.get(key, key)] = match.group(2)
+    if not {"title", "date"} & set(meta):
+        return None
+    if str(meta.get("status", "")).lower() == "draft":
+        meta["draft"] = True
+    return Source(meta, "\n".join(lines[end + 1 :]), end + 2)

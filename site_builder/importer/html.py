@@ -144,7 +144,7 @@ def boxes(text: Text) -> None:
 
 _INLINE_TAGS = "span|em|strong|b|i|u|a|code|sub|sup|ins|del|mark|small|abbr|font"
 _BREAK_LINE = re.compile(
-    r"(?im)^([ \t]*(?:<(?:br|hr)\s*/?>|<p\b[^>]*>(?:(?!</?p[\s>]).)*</p\s*>"
+    r"(?im)^([ \t]*(?:<(?:br|hr)\s*/?>|</br\s*>|<p\b[^>]*>(?:(?!</?p[\s>]).)*</p\s*>"
     r"|</(?:blockquote|div|center|details|figure|table|ul|ol|dl|section|aside|article)\s*>)"
     r"[ \t]*)\n"
     r"(?=[ \t]*(?:[^\s<]|<(?:" + _INLINE_TAGS + r")\b))"
@@ -157,13 +157,20 @@ _INLINE_OPEN = re.compile(
 )
 
 
+# A Pandoc fence right under a line of HTML (``<details><summary>Proof</summary>``): the
+# HTML block would run on over it, and the fence would show as text.
+_FENCE_UNDER_HTML = re.compile(r"(?m)^([ \t]*<[^\n]*)\n(?=[ \t]*:{3,})")
+
+
 def break_lines(text: Text) -> None:
-    """A line holding only ``<br>``, a whole ``<p>...</p>`` (a ``<p></p>`` spacer) or the
-    closing tag of a block (``</blockquote>``) is part of an HTML block that swallows the
-    paragraph under it (kramdown rendered that paragraph): a blank line after it lets it
-    render. A line holding only ``<span ...>`` (for kramdown the start of a paragraph)
+    """A line holding only ``<br>`` (or ``</br>``, which browsers read as one), a whole
+    ``<p>...</p>`` (a ``<p></p>`` spacer) or the closing tag of a block (``</blockquote>``)
+    is part of an HTML block that swallows the paragraph under it (kramdown rendered that
+    paragraph): a blank line after it lets it render; so does a ``:::`` fence under a line
+    of HTML. A line holding only ``<span ...>`` (for kramdown the start of a paragraph)
     joins the line under it, which makes the two a paragraph here too."""
     text.sub(_BREAK_LINE, lambda m, _l: m.group(1) + "\n\n")
+    text.sub(_FENCE_UNDER_HTML, lambda m, _l: m.group(1) + "\n\n")
     text.sub(_INLINE_OPEN, lambda m, _l: m.group(1))
 
 

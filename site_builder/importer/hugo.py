@@ -7,11 +7,16 @@ and ``\\[...\\]`` are math in Hugo (its passthrough extension), not escapes.
 
 from __future__ import annotations
 
+import json
 import re
+import tomllib
 from pathlib import Path
 from re import Match
 
-from site_builder.importer import divs, dollars, markup
+import yaml
+from markdown_it import MarkdownIt
+
+from site_builder.importer import divs, dollars, markup, shortcodes
 from site_builder.importer.common import PostContext
 from site_builder.importer.jekyll import _bracket_safe, _fence, _params
 from site_builder.importer.text import Text
@@ -33,13 +38,24 @@ def convert(text: Text, ctx: PostContext) -> None:
     text.sub(UNWRAP, lambda m, _l: "")
     dollars.entity_delimiters(text)
     dollars.escape_lone_doubles(text, ctx.notes)
+    raw = _raw_html_lines(text)  # before math is laid out on lines of its own
     markup.normalise_math(text, ctx.notes, kramdown=False, backslash=ctx.passthrough)
-    if not ctx.passthrough and _escaped_for_markdown(text):
-        # Without Hugo's passthrough, Markdown took one backslash from ``\\\\`` and
-        # ``\\_`` before MathJax saw the formula; undo that here, where math is raw.
-        text.sub(ESCAPED_ENV, lambda m, _l: _unescape_bare(text.text, m))
-        text.sub(markup.DISPLAY_BLOCK, lambda m, _l: _unescape(m.group(0)))
-        text.sub(markup.SINGLE_DOLLAR, lambda m, _l: _unescape(m.group(0)))
+    read = {"$", "$$"} - ctx.passed  # what Goldmark read as Markdown, not passed through
+    if read and _escaped_for_markdown(text, read, raw):
+        # Markdown took one backslash from ``\\\\`` and ``\\_`` (and ``\\,``) before MathJax
+        # saw the formula; undo that here, where math is raw. Not in raw HTML: Goldmark
+        # passed that on as it was.
+        def unescape(match: Match[str], line: int) -> str:
+            return match.group(0) if line in raw else _unescape(match.group(0))
+
+        text.sub(
+            ESCAPED_ENV, lambda m, line: m.group(0) if line in raw else _unescape_bare(text.text, m)
+        )
+        if "$$" in read:
+            text.sub(markup.DISPLAY_BLOCK, unescape)
+        if "$" in read:
+            text.sub(markup.SINGLE_DOLLAR, unescape)
+    _escaped_anyway(text, ctx, {"$", "$$"} & ctx.passed, raw)
     markup.mask_math(text, ctx.notes, mathjax=True)
 
     def figure(match: Match[str], line: int) -> str:
@@ -55,6 +71,7 @@ def convert(text: Text, ctx: PostContext) -> None:
     divs.hugo_callouts(text, ctx.notes)
     divs.unwrap_unknown_divs(text, ctx.notes)
     text.sub(REF, lambda m, _l: _post_link(m.group(1)))
+    shortcodes.expand(text, ctx.site.get("shortcodes", {}))
 
     def youtube(match: Match[str], line: int) -> str:
         ctx.notes.add(line, "YouTube video embedded as a link")
@@ -74,20 +91,58 @@ def convert(text: Text, ctx: PostContext) -> None:
 # ox-hugo's ``\\begin{align\\*}``: MathJax's processEnvironments found it once Goldmark
 # had taken the backslashes out of ``\\*`` and ``\\\\``.
 ESCAPED_ENV = re.compile(rf"(?s)\\begin\{{({markup.MATH_ENVS})(\\?\*?)\}}.*?\\end\{{\1\2\}}")
-ESCAPE_EVIDENCE = re.compile(r"\\_|\\\\\\\\|\\\\[{}]")
+ESCAPE_EVIDENCE = re.compile(r"\\_|\\\\\\\\|\\\\[{},;:!]")
 
 
-def _escaped_for_markdown(text: Text) -> bool:
+def _raw_html_lines(text: Text) -> set[int]:
+    """The source lines of raw HTML blocks (``<div>`` up to a blank line): Goldmark passes
+    them on as they are, so their formulas reached MathJax with every backslash."""
+    lines: set[int] = set()
+    for token in MarkdownIt("commonmark").parse(text.text):
+        if token.type == "html_block" and token.map:
+            lines.update(text.origin[i] for i in range(*token.map) if i < len(text.origin))
+    return lines
+
+
+def _escaped_for_markdown(text: Text, read: set[str], raw: set[int]) -> bool:
     """Did the author escape their formulas for Markdown (``a\\_1``, ``\\\\\\\\``)?
 
     A site whose theme hands MathJax the source untouched (a converted WordPress blog,
     a render hook) has ``\\{`` and ``\\\\`` as LaTeX means them: unescaping those
     would break every set and matrix.
     """
-    formulas = [m.group(0) for m in markup.DISPLAY_BLOCK.finditer(text.text)]
-    formulas += [m.group(0) for m in markup.SINGLE_DOLLAR.finditer(text.text)]
-    formulas += [m.group(0) for m in ESCAPED_ENV.finditer(text.text)]
+    found = list(ESCAPED_ENV.finditer(text.text))
+    if "$$" in read:
+        found += markup.DISPLAY_BLOCK.finditer(text.text)
+    if "$" in read:
+        found += markup.SINGLE_DOLLAR.finditer(text.text)
+    formulas = [m.group(0) for m in found if text.line(m.start()) not in raw]
     return any(ESCAPE_EVIDENCE.search(f) for f in formulas)
+
+
+# ``\\\\,`` (a row break, then a comma) or ``\\left\\\\{``: TeX no one writes, Markdown's
+# escapes of ``\\,`` and ``\\{`` for a site that once read its formulas as Markdown.
+WRITTEN_FOR_MARKDOWN = re.compile(r"(?<!\\)\\\\[,;:!{}]|\\\\\\\\")
+
+
+def _escaped_anyway(text: Text, ctx: PostContext, passed: set[str], raw: set[int]) -> None:
+    """A formula in a delimiter Hugo passes through, escaped for Markdown all the same
+    (written before the site turned passthrough on): unescaped, as Goldmark once did."""
+    found: list[int] = []
+
+    def formula(match: Match[str], line: int) -> str:
+        if line in raw or not WRITTEN_FOR_MARKDOWN.search(match.group(0)):
+            return match.group(0)
+        found.append(line)
+        return _unescape(match.group(0))
+
+    if "$$" in passed:
+        text.sub(markup.DISPLAY_BLOCK, formula)
+    if "$" in passed:
+        text.sub(markup.SINGLE_DOLLAR, formula)
+    if found:
+        why = "escaped for Markdown (\\\\, for \\,), though Hugo passes it through"
+        ctx.notes.add(found[0], f"{len(found)} formula(s) {why}: unescaped")
 
 
 def _unescape(formula: str) -> str:
@@ -135,12 +190,48 @@ def _post_link(target: str) -> str:
     return f"../{slugify(name)}/"
 
 
-def passes_math_through(source: Path) -> bool:
-    """Does the Hugo site pass math through to MathJax untouched (goldmark passthrough)?"""
+DELIMITERS = frozenset({"$", "$$", "\\(", "\\["})
+
+
+def passed_delimiters(source: Path) -> frozenset[str]:
+    """The math delimiters Goldmark's passthrough hands MathJax untouched (none without
+    it): a formula in any other went through Markdown, which ate its escapes."""
     for name in ("hugo.toml", "hugo.yaml", "config.toml", "config.yaml", "config/_default"):
         config = source / name
         files = sorted(config.rglob("*")) if config.is_dir() else [config]
         for file in files:
-            if file.is_file() and "passthrough" in file.read_text(errors="replace"):
-                return True
-    return False
+            if not file.is_file():
+                continue
+            text = file.read_text(errors="replace")
+            if "passthrough" in text:
+                found = _delimiters(_settings(file, text))
+                return DELIMITERS if found is None else found  # unreadable: as if all
+    return frozenset()
+
+
+def _settings(file: Path, text: str) -> object:
+    try:
+        if file.suffix == ".toml":
+            return tomllib.loads(text)
+        return json.loads(text) if file.suffix == ".json" else yaml.safe_load(text)
+    except (tomllib.TOMLDecodeError, ValueError, yaml.YAMLError):
+        return None
+
+
+def _delimiters(settings: object) -> frozenset[str] | None:
+    """The openers under ``passthrough: {delimiters: {block: [[a, b]], inline: [...]}}``
+    (none when it is not enabled); None when no such setting is found."""
+    if not isinstance(settings, dict):
+        return None
+    passthrough = settings.get("passthrough")
+    if isinstance(passthrough, dict):
+        lists = passthrough.get("delimiters")
+        if passthrough.get("enable") is False or not isinstance(lists, dict):
+            return frozenset() if passthrough.get("enable") is False else None
+        pairs = [p for kind in lists.values() if isinstance(kind, list) for p in kind]
+        return frozenset(p[0] for p in pairs if isinstance(p, list) and p and isinstance(p[0], str))
+    for value in settings.values():
+        found = _delimiters(value)
+        if found is not None:
+            return found
+    return None

@@ -16,6 +16,7 @@ import html
 import re
 from pathlib import Path
 from re import Match
+from typing import Any
 
 import yaml
 
@@ -49,7 +50,7 @@ D_CODE = re.compile(r'(?s)(?<!`)<d-code\b(?:[^>]*?\blanguage="([\w+-]+)")?[^>]*>
 D_MATH_BLOCK = re.compile(r"(?s)<d-math\s+block[^>]*>(.*?)</d-math>")
 D_MATH = re.compile(r"(?s)<d-math>(.*?)</d-math>")
 D_CITE = re.compile(
-    r"""(?s)<d-cite\s+key\s*=\s*(?:"([^"]+)"|'([^']+)'|([^\s>]+))[^>]*>\s*(?:</d-cite>)?"""
+    r"""(?s)<d-cite\s+key\s*=\s*(?:"([^"]+)"|'([^']+)'|([^\s>]+))[^>]*>(?:[^<]*</d-cite>)?"""
 )
 D_FOOTNOTE = re.compile(r"(?s)<d-footnote>(.*?)</d-footnote>")
 D_WRAPPERS = re.compile(
@@ -107,7 +108,7 @@ def convert(text: Text, ctx: PostContext) -> None:
     text.sub(D_MATH_BLOCK, lambda m, _l: "\n$$" + m.group(1) + "$$\n")
     text.sub(D_MATH, lambda m, _l: "$" + " ".join(m.group(1).split()) + "$")
     text.sub(D_CITE, lambda m, _l: _citation(re.split(r"[,\s]+", next(g for g in m.groups() if g))))
-    text.sub(CITE_TAG, lambda m, _l: _citation([k for k in m.group(1).split() if k[0] != "-"]))
+    text.sub(CITE_TAG, lambda m, _l: _citation(_cite_keys(m.group(1))))
     text.sub(D_FOOTNOTE, lambda m, _l: "^[" + " ".join(m.group(1).split()) + "]")
     text.sub(D_WRAPPERS, lambda m, _l: "")
     text.sub(LIQUID_PATH, lambda m, _l: untemplate(m.group(0)))
@@ -133,7 +134,7 @@ def convert(text: Text, ctx: PostContext) -> None:
         return f"<{match.group(1)}>"
 
     text.sub(TWITTER, tweet)
-    markup.drop_ials(text, ctx.notes)
+    kramdown.drop_ials(text, ctx.notes)
     divs.unwrap_unknown_divs(text, ctx.notes)
 
 
@@ -156,6 +157,22 @@ def collections(source: Path) -> list[Path]:
         and options.get("output") is True
         and (base / f"_{name}").is_dir()
     ]
+
+
+def neighbours(files: list[Path]) -> dict[Path, dict[str, Any]]:
+    """Liquid's ``page.previous`` and ``page.next`` for each post of ``_posts/``: the one
+    before and after it by date, at its address here (``[earlier]({{ page.previous.url }})``)."""
+    dated = sorted(
+        (match.group(1), file.stem, file)
+        for file in files
+        if "_posts" in file.parts and (match := re.match(r"^(\d{4}-\d{2}-\d{2})-(.+)$", file.stem))
+    )
+    found: dict[Path, dict[str, Any]] = {}
+    for index, (_, _, file) in enumerate(dated):
+        around = {"previous": dated[index - 1] if index else None}
+        around["next"] = dated[index + 1] if index + 1 < len(dated) else None
+        found[file] = {k: {"url": _post_link(v[1])} for k, v in around.items() if v}
+    return found
 
 
 def _tufte_math(tag: str, tex: str) -> str:
@@ -181,6 +198,24 @@ def _quoted(value: str) -> str:
 def _citation(keys: list[str]) -> str:
     keys = [k.strip() for k in keys if k.strip()]
     return "[" + "; ".join("@" + k for k in keys) + "]" if keys else ""
+
+
+CITE_TOKEN = re.compile(r""""[^"]*"|'[^']*'|\S+""")
+
+
+def _cite_keys(raw: str) -> list[str]:
+    """jekyll-scholar's ``{% cite a b --file refs --locator "p. 3" %}``: every option takes
+    the value after it; the keys are what is left."""
+    keys: list[str] = []
+    option = False
+    for token in CITE_TOKEN.findall(raw):
+        if token.startswith("-"):
+            option = True
+        elif option:
+            option = False
+        else:
+            keys.append(token)
+    return keys
 
 
 def _params(raw: str) -> dict[str, str]:

@@ -6,6 +6,9 @@ backslash, which would show. CommonMark's own hard break is one backslash before
 line's end; at the end of a paragraph it breaks nothing (and a lone ``\\`` would
 show), so there it goes.
 
+kramdown's attribute lists (``{: .class}``) styled the old theme; a margin or callout
+class has a meaning here (``drop_ials``).
+
 kramdown leaves a raw ``<p>`` alone, so MathJax found ``$$...$$`` in it and set it as
 display math; kramdown's own rule (``$$`` beside text is inline) never saw it.
 """
@@ -15,7 +18,16 @@ from __future__ import annotations
 import re
 from re import Match
 
+from site_builder.importer.divs import callout_kind
+from site_builder.importer.report import PostNotes
 from site_builder.importer.text import Text
+
+# ``{: .class}`` on its own line, or ``{:target="_blank"}`` right after a link or image.
+# A hard-wrapped post may break one over two lines (never over a blank one).
+_IAL_BODY = r"(?:[^}\n]|\n(?![ \t]*\n))*"
+BLOCK_IAL = re.compile(rf"(?m)^[ \t>]*\{{:(?!=){_IAL_BODY}\}}[ \t]*\n?")
+SPAN_IAL = re.compile(rf"(?<=[)\]*_`])\{{:(?!=){_IAL_BODY}\}}")
+MARGIN_CLASSES = ("aside", "marginnote", "sidenote", "l-gutter", "column-margin")
 
 # Two backslashes (not four: an escaped backslash, then one more) ending a line.
 HARD_BREAK = re.compile(r"(?m)(?<!\\)\\\\[ \t]*$(\n[ \t>]*(?=\S))?")
@@ -51,3 +63,32 @@ EMPTY_MATH = re.compile(r"(?<![\\$])\$\$\$\$(?!\$)")
 def empty_math(text: Text) -> None:
     """Drop ``$$$$`` before kramdown's ``$$`` rule pairs its dollars with the wrong ones."""
     text.sub(EMPTY_MATH, lambda m, _l: " ")
+
+
+def drop_ials(text: Text, notes: PostNotes) -> None:
+    """kramdown attribute lists: a margin class makes a margin note; others styled the old theme."""
+
+    def block(match: Match[str], line: int) -> str:
+        classes = re.findall(r"\.([\w-]+)", match.group(0))
+        if any(c in MARGIN_CLASSES for c in classes):
+            return "\x03margin\x03\n"
+        kinds = [k for c in classes if c.startswith("block-") and (k := callout_kind(c[6:]))]
+        if kinds:
+            return f"\x03callout-{kinds[0]}\x03\n"
+        return ""
+
+    text.sub(BLOCK_IAL, block)
+    # al-folio's ``> ##### TIP`` quote with ``{: .block-tip}`` under it is a callout.
+    quote = re.compile(r"(?m)((?:^[ \t]*>.*\n)+)\x03(callout-\w+)\x03\n")
+
+    def callout(match: Match[str], _line: int) -> str:
+        body = re.sub(r"(?m)^[ \t]*> ?", "", match.group(1)).strip("\n")
+        return f"::: {{.{match.group(2)}}}\n{body}\n:::\n"
+
+    text.sub(quote, callout)
+    text.sub(re.compile("\x03callout-\\w+\x03\n?"), lambda m, _l: "")
+    text.sub(SPAN_IAL, lambda m, _l: "")
+    # A margin IAL follows its paragraph: wrap that paragraph in a margin block.
+    para = re.compile(r"(?s)((?:^|\n\n))([^\n].*?)\n\x03margin\x03\n")
+    text.sub(para, lambda m, _l: f"{m.group(1)}::: {{.column-margin}}\n{m.group(2)}\n:::\n")
+    text.sub(re.compile("\x03margin\x03\n?"), lambda m, _l: "")

@@ -1,4 +1,4 @@
-"""Conversions every source format needs: code kept verbatim, math normalised, kramdown IALs.
+"""Conversions every source format needs: code kept verbatim, math normalised.
 
 The order matters and is the same for every format: hide code (nothing inside
 it is converted), normalise math to this site's forms, hide math (so ``{{a,
@@ -12,7 +12,6 @@ import html
 import re
 from re import Match
 
-from site_builder.importer.divs import callout_kind
 from site_builder.importer.report import PostNotes
 from site_builder.importer.text import Text
 
@@ -26,13 +25,16 @@ HTML_COMMENT = re.compile(r"(?s)<!--.*?-->")
 DOUBLE_DOLLAR = re.compile(
     r"(?s)(?<![\\$])\$\$(?!\$)(.+?)(?<!\$)(?<!(?<!\\)\\)\$\$(?!\$)(?:[ \t]*(\{#eq-[\w:-]+\}))?"
 )
-SINGLE_DOLLAR = re.compile(r"(?<![\\$])\$(?![\s$])((?:[^$\n\\]|\\.|\n(?![ \t]*\n))+?)(?<![\s\\])\$")
+SINGLE_DOLLAR = re.compile(
+    r"(?<![\\$])\$(?![\s$])((?:[^$\n\\\x0b]|\\.|\n(?![ \t]*\n))+?)(?<![\s\\])\$"
+)
 # ``$$x = y`` with no closing ``$$`` before the paragraph ends: MathJax left it as text (it
 # looks within a paragraph), this site's build would stop; the author meant a formula.
 UNCLOSED_DISPLAY = re.compile(
     r"(?m)^([ \t>]*\$\$[ \t]*(?!\{#)[^\s$][^\n$]*(?:\n(?![ \t>]*$)[^\n$]*)*)$(?=\n[ \t>]*$|\n?\Z)"
 )
 DOLLARS = re.compile(r"(?<![\\$])\$\$(?!\$)")
+NESTED_DOLLAR = re.compile(r"(?<!\\)\$")
 ESCAPED_DISPLAY = re.compile(r"(?s)\\\\\[(.+?)\\\\\]")
 ESCAPED_INLINE = re.compile(r"(?s)\\\\\((.+?)\\\\\\?\)")  # kramdown: ``\\)`` or ``\\\)``
 BARE_DISPLAY = re.compile(r"(?s)(?<!\\)\\\[(.+?)(?<!\\)\\\]")
@@ -47,20 +49,28 @@ DISPLAY_BLOCK = re.compile(
     r"(?ms)^([ \t>]*)\$\$[ \t]*\n(.*?)\n[ \t>]*\$\$[ \t]*(\{#eq-[\w:-]+\}[ \t]*)?$"
 )
 
-# ``{: .class}`` on its own line, or ``{:target="_blank"}`` right after a link or image.
-# A hard-wrapped post may break one over two lines (never over a blank one).
-_IAL_BODY = r"(?:[^}\n]|\n(?![ \t]*\n))*"
-BLOCK_IAL = re.compile(rf"(?m)^[ \t>]*\{{:(?!=){_IAL_BODY}\}}[ \t]*\n?")
-SPAN_IAL = re.compile(rf"(?<=[)\]*_`])\{{:(?!=){_IAL_BODY}\}}")
-MARGIN_CLASSES = ("aside", "marginnote", "sidenote", "l-gutter", "column-margin")
-
 
 def mask_code(text: Text) -> None:
-    """Fenced code, inline code, ``<pre>``/``<script>``/``<style>`` and comments: verbatim."""
-    text.mask(FENCE)
+    """Fenced code, inline code, ``<pre>``/``<script>``/``<style>`` and comments: verbatim.
+
+    A line of an indented fence (in a list item, a definition) indented less than its
+    fence would end the item in CommonMark, the rest of the code shown as text; Pandoc
+    kept it in. Padded to the fence's indentation, which CommonMark strips, it is the
+    same code, kept in."""
+    text.mask(FENCE, _pad_fence)
     text.mask(VERBATIM_HTML)
     text.mask(HTML_COMMENT)
     text.mask(INLINE_CODE)
+
+
+def _pad_fence(match: Match[str]) -> str:
+    width = len(match.group(1).expandtabs(4))
+    if not width or match.group(1).strip():  # not indented, or in a quote
+        return match.group(0)
+    short = re.compile(rf"(?m)^[ ]{{0,{width - 1}}}(?=\S)")  # CommonMark strips that much
+    body = short.sub(" " * width, match.group(4))
+    start, end = match.start(4) - match.start(), match.end(4) - match.start()
+    return match.group(0)[:start] + body + match.group(0)[end:]
 
 
 def display(body: str, indent: str = "", ident: str = "") -> str:
@@ -184,6 +194,8 @@ def normalise_math(text: Text, notes: PostNotes, kramdown: bool, backslash: bool
         alone = not before.strip(" \t>") and not after.strip()
         if alone or not kramdown or match.group(2):
             return _display_here(body, match.group(2) or "")
+        if NESTED_DOLLAR.search(body):  # ``\text{if $m = 2$}``: only ``$$`` can hold it
+            return text.hide("$$" + " ".join(tidy_formula(body).split()) + "$$")
         return "$" + " ".join(body.split()) + "$"
 
     def unclosed(match: Match[str], line: int) -> str:
@@ -229,7 +241,7 @@ def _fix_display_lines(text: Text) -> None:
 
 
 # MathJax's ``$ h_t^* $``: spaces inside, even a line break (never a blank line).
-_IN_PARAGRAPH = r"(?:[^$\n\x00]|\n(?![ \t]*\n))"
+_IN_PARAGRAPH = r"(?:[^$\n\x00\x0b]|\n(?![ \t]*\n))"
 SPACED_DOLLAR = re.compile(
     rf"(?<![\\$])\$[ \t]*({_IN_PARAGRAPH}*?[\\^_{{]{_IN_PARAGRAPH}*?)\s*\$(?!\$)"
 )
@@ -237,7 +249,7 @@ SPACED_DOLLAR = re.compile(
 # one, or a digit), on one line, short, then no Latin word (Chinese has no spaces to
 # wait for): MathJax's formula too.
 SPACE_BEFORE_CLOSE = re.compile(
-    r"(?<![\\$A-Za-z0-9])\$(?=[^\s\d$\x00])([^$\n\x00]{1,60}?)[ \t]+\$(?![A-Za-z0-9$])"
+    r"(?<![\\$A-Za-z0-9])\$(?=[^\s\d$\x00])([^$\n\x00\x0b]{1,60}?)[ \t]+\$(?![A-Za-z0-9$])"
 )
 # kramdown read ``$...$`` as Markdown: ``\\{`` reached MathJax as ``\{``, ``\[`` as ``[``.
 MARKDOWN_ESCAPE = re.compile(r"\\\\\\\\|\\\\([{}|,;:!])|\\([_*[\]])")
@@ -255,9 +267,10 @@ def unescape_markdown(formula: str) -> str:
 
 
 LONE_DOLLAR = re.compile(r"(?<![\\$\x00])\$")
+TABLE_ROW = re.compile(r"(?m)^[ \t>]*\|[^\n]*\|[ \t]*$")
 
 
-DIGITS_BESIDE = re.compile(r"(?<![\w\\$])(\d*)\$(?![\s$])([^$\n]*?[^\s\\$])\$(\d*)(?![\d$])")
+DIGITS_BESIDE = re.compile(r"(?<![\w\\$])(\d*)\$(?![\s$])([^$\n\x0b]*?[^\s\\$])\$(\d*)(?![\d$])")
 # WordPress's ``$\displaystyle \begin{aligned} ... \\ ... \end{aligned}$``, a paragraph
 # of its own: a display formula (a line break cannot stand in inline math here).
 ALONE_INLINE = re.compile(
@@ -288,6 +301,8 @@ def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
     such formulas are trimmed once the well-formed ones are out of the way. A ``$``
     left after all that is a dollar sign, and is escaped so it never opens math.
     """
+    # A table's cells are apart (MathJax saw each alone): no formula spans a ``|``.
+    text.sub(TABLE_ROW, lambda m, _l: re.sub(r"(?<!\\)\|", "\x0b", m.group(0)))
     text.sub(ALONE_INLINE, lambda m, _l: _alone(m))
     text.mask(DISPLAY_BLOCK, _display_block)
     # ``101$\\times$11``: a ``$`` before a digit closes no formula here (nor in Pandoc).
@@ -318,32 +333,4 @@ def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
         return "\\$"
 
     text.sub(LONE_DOLLAR, lone)
-
-
-def drop_ials(text: Text, notes: PostNotes) -> None:
-    """kramdown attribute lists: a margin class makes a margin note; others styled the old theme."""
-
-    def block(match: Match[str], line: int) -> str:
-        classes = re.findall(r"\.([\w-]+)", match.group(0))
-        if any(c in MARGIN_CLASSES for c in classes):
-            return "\x03margin\x03\n"
-        kinds = [k for c in classes if c.startswith("block-") and (k := callout_kind(c[6:]))]
-        if kinds:
-            return f"\x03callout-{kinds[0]}\x03\n"
-        return ""
-
-    text.sub(BLOCK_IAL, block)
-    # al-folio's ``> ##### TIP`` quote with ``{: .block-tip}`` under it is a callout.
-    quote = re.compile(r"(?m)((?:^[ \t]*>.*\n)+)\x03(callout-\w+)\x03\n")
-
-    def callout(match: Match[str], _line: int) -> str:
-        body = re.sub(r"(?m)^[ \t]*> ?", "", match.group(1)).strip("\n")
-        return f"::: {{.{match.group(2)}}}\n{body}\n:::\n"
-
-    text.sub(quote, callout)
-    text.sub(re.compile("\x03callout-\\w+\x03\n?"), lambda m, _l: "")
-    text.sub(SPAN_IAL, lambda m, _l: "")
-    # A margin IAL follows its paragraph: wrap that paragraph in a margin block.
-    para = re.compile(r"(?s)((?:^|\n\n))([^\n].*?)\n\x03margin\x03\n")
-    text.sub(para, lambda m, _l: f"{m.group(1)}::: {{.column-margin}}\n{m.group(2)}\n:::\n")
-    text.sub(re.compile("\x03margin\x03\n?"), lambda m, _l: "")
+    text.sub(re.compile("\x0b"), lambda m, _l: "|")

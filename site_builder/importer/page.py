@@ -21,7 +21,11 @@ FRAME = re.compile(
 )
 # Hugging Face's ``{blog_metadata}`` and ``{authors}``, filled in by its renderer.
 PLACEHOLDER = re.compile(r"(?m)^[ \t]*(?:<!--\s*)?\{(?:blog_metadata|authors)\}(?:\s*-->)?[ \t]*$")
-LEADING_TITLE = re.compile(r"(?is)\A\s*(?:<h1\b[^>]*>(.*?)</h1\s*>|#[ \t]+([^\n]+?)[ \t#]*$)", re.M)
+# After any HTML comments (a note to the author above Jekyll's ``# {{ page.title }}``).
+LEADING_TITLE = re.compile(
+    r"(?is)\A(?:\s*<!--.*?-->)*\s*(?P<h>(?:<h1\b[^>]*>(.*?)</h1\s*>|#[ \t]+([^\n]+?)[ \t#]*$))",
+    re.M,
+)
 TAG = re.compile(r"<[^>]+>")
 
 
@@ -37,12 +41,12 @@ def leading_title(text: Text, title: str | None) -> str | None:
     match = LEADING_TITLE.search(text.text)
     if match is None:
         return None
-    raw = match.group(1) if match.group(1) is not None else match.group(2)
+    raw = match.group(2) if match.group(2) is not None else match.group(3)
     heading = " ".join(html.unescape(TAG.sub("", raw)).split())
     if not heading:
         return None
     if title is None or _same(heading, title):
-        text.splice([(match.start(), match.end(), "")])
+        text.splice([(match.start("h"), match.end(), "")])
         return heading
     return None
 

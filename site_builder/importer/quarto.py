@@ -49,6 +49,7 @@ def convert(text: Text, ctx: PostContext) -> None:
 # Pandoc's raw_tex: a LaTeX environment or command in the Markdown is raw LaTeX, which
 # the HTML writer leaves out (a math environment, once ``mask_math`` took it, is not here).
 RAW_ENV = re.compile(r"(?s)\\begin\{([A-Za-z]+\*?)\}.*?\\end\{\1\}")
+LONE_ENV = re.compile(r"\\(?:begin|end)\{[A-Za-z]+\*?\}")
 RAW_COMMAND = re.compile(
     r"\\(?!begin\b|end\b|(?:eq)?ref\b)[A-Za-z]+\*?(?:\s*\[[^\]\n]*\])?(?:\{(?:[^{}\n]|\{[^{}\n]*\})*\})*"
 )
@@ -65,6 +66,7 @@ def drop_raw_tex(text: Text, ctx: PostContext) -> None:
         return text.hide(comment_out(match.group(0)))
 
     text.sub(RAW_ENV, drop)
+    text.sub(LONE_ENV, drop)  # ``\\end{document}`` with no ``\\begin`` before it
     text.sub(RAW_COMMAND, drop)
 
 

@@ -28,6 +28,47 @@ _GLOBAL = ("lang", "dir", "title")  # kept as they are; any other key gets "data
 _CONTAINER = "div"
 
 
+_CODE_FENCE = re.compile(r"^[ \t>]*(`{3,}|~{3,})")
+_DIV_FENCE = re.compile(r"^[ \t>]*(:{3,})(.*)$")
+
+
+def nest_fences(text: str) -> str:
+    """Pandoc closes the innermost open div at each ``:::``; the container rules close
+    the first one opened, whatever it holds. So a div holding another gets one colon more
+    than the widest inside it (lines and their number unchanged), and each fence closes
+    the div it closes in Pandoc. Fences inside code blocks are code."""
+    if ":::" not in text:
+        return text
+    lines = text.split("\n")
+    code = ""  # the fence of the code block we are in
+    stack: list[list[int]] = []  # per open div: its line, the colons its fences need
+    widths: dict[int, int] = {}
+    for index, line in enumerate(lines):
+        fence = _CODE_FENCE.match(line)
+        if code:
+            if fence and fence.group(1)[0] == code[0] and len(fence.group(1)) >= len(code):
+                code = code if line[fence.end() :].strip() else ""
+            continue
+        if fence:
+            code = fence.group(1)
+            continue
+        div = _DIV_FENCE.match(line)
+        if div is None:
+            continue
+        if div.group(2).strip():
+            stack.append([index, len(div.group(1))])
+        elif stack:
+            start, width = stack.pop()
+            widths[start] = widths[index] = max(width, len(div.group(1)))
+            if stack:
+                stack[-1][1] = max(stack[-1][1], widths[start] + 1)
+    for index, width in widths.items():
+        div = _DIV_FENCE.match(lines[index])
+        if div is not None and len(div.group(1)) < width:
+            lines[index] = lines[index][: div.start(1)] + ":" * width + lines[index][div.end(1) :]
+    return "\n".join(lines)
+
+
 def divs_plugin(md: MarkdownIt) -> None:
     """Use after every extension that claims ``:::`` blocks of its own."""
     container_plugin(md, _CONTAINER, validate=_validate, render=_render)

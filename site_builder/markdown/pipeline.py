@@ -12,6 +12,7 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
+from mdit_py_plugins.deflist import deflist_plugin
 
 from site_builder.errors import BuildErrors, BuildWarning, Location
 from site_builder.markdown import (
@@ -46,6 +47,7 @@ def create_parser(raw_html: bool = True) -> MarkdownIt:
     """One configured parser per option set; cached because building one costs ~1 ms."""
     md = MarkdownIt("commonmark", {"html": raw_html, "linkify": True, "typographer": False})
     md.enable(["table", "strikethrough", "linkify"])
+    md.use(deflist_plugin)  # Pandoc's (and kramdown's) ``Term`` then ``: definition``
     # linkify-it's pretest runs a large regex over every text token (a sixth of
     # a parse). GFM autolinks all contain one of these hints, so look for those
     # first; this also keeps bare "example.com" as text, as GFM does.
@@ -78,7 +80,7 @@ def render(text: str, ctx: MarkdownContext) -> Rendered:
     md = create_parser(ctx.raw_html)
     env: dict[str, Any] = {"ctx": ctx}
     doc = document(env)
-    tokens = md.parse(text, env)
+    tokens = md.parse(divs.nest_fences(text), env)
     if doc.errors:
         raise BuildErrors(doc.errors)
     sidenotes = extension_state(env, "sidenotes", SidenoteState)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from site_builder.markdown.math.engine import MathError
-from site_builder.markdown.math.source import Edit, group_end, rows_of, top_level
+from site_builder.markdown.math.source import TOKEN, Edit, group_end, rows_of, top_level
 
 _SUBSTACK = re.compile(r"\\substack\s*\{")
 _ARRAY_SPEC = re.compile(r"(\\begin\s*\{(?:array|tabular)\})\s*(\[[^\]]*\]\s*)?(~[\s~]*)?\{")
@@ -19,6 +19,7 @@ _SCRIPT_COLOUR = re.compile(r"[_^]\s*(\\color\s*(?:\[[^\]]*\])?\s*\{[^{}]*\}\s*\
 EQNARRAY = re.compile(r"\\begin\s*\{eqnarray(\*?)\}(.*?)\\end\s*\{eqnarray\1\}", re.DOTALL)
 _TEXT = re.compile(r"\\(?:text|textrm|textbf|textit|textsf|texttt|mbox|emph)\s*\{")
 _DOLLAR = re.compile(r"(?<!\\)\$")  # as ``math_in_text`` splits a text
+_LITERAL_HASH = re.compile(r"#(?![1-9#])")  # ``#1`` is a macro's parameter
 _TAG_ARGUMENT = re.compile(r"\\tag\*?\s*\{")
 _MATHOP = re.compile(r"\\mathop\s*\{")
 _LIMITS = re.compile(r"\s*\\(no)?limits(?![A-Za-z])")
@@ -26,9 +27,10 @@ _SCRIPT = re.compile(r"\s*([_^])\s*(\\[A-Za-z]+|\\.|[^{\s\\])?")
 
 
 def text_underscores(text: str) -> list[Edit]:
-    """``\\text{cross_entropy}``: an underscore in text is a literal one; so is an ampersand
-    there or in a ``\\tag`` (``\\tag{if A & B commute}``: MathJax read the braces whole).
-    Not inside ``$...$`` in the text (``\\text{at $x_0$}``): that is math again."""
+    """``\\text{cross_entropy}``: an underscore in text is a literal one, as is a ``#`` that
+    is no macro's parameter (``\\text{# max}``); so is an ampersand there or in a ``\\tag``
+    (``\\tag{if A & B commute}``: MathJax read the braces whole). Not inside ``$...$`` in
+    the text (``\\text{at $x_0$}``): that is math again."""
     edits: list[Edit] = []
     for pattern, specials in ((_TEXT, "_&"), (_TAG_ARGUMENT, "&")):
         for match in pattern.finditer(text):
@@ -44,6 +46,8 @@ def text_underscores(text: str) -> list[Edit]:
                     continue
                 if text[at] in specials and text[at - 1] != "\\":
                     edits.append((at, at + 1, "\\" + text[at]))
+                elif _LITERAL_HASH.match(text, at) and specials != "&" and text[at - 1] != "\\":
+                    edits.append((at, at + 1, "\\#"))
                 if text[at] in "&%_#$" and text[at + 1] == " ":  # math-core drops that space
                     edits.append((at + 1, at + 2, "\\ "))
     return sorted(set(edits))
@@ -186,6 +190,24 @@ def drop_second_ampersand(row: str) -> str:
         return row
     at = first[1]
     return row[:at] + row[at + 1 :]
+
+
+def nested_breaks(text: str) -> list[Edit]:
+    """A ``\\\\`` inside a brace group or ``\\left...\\right`` and no environment
+    closer in (``\\left( a \\\\, b \\right)``): MathJax 3 set it as a line break it
+    never draws, math-core refuses it; it goes."""
+    edits: list[Edit] = []
+    stack: list[bool] = []  # per open group: may a row break stand in it?
+    for match in TOKEN.finditer(text):
+        token = match.group()
+        if token in ("{", "\\left") or token.startswith("\\begin"):
+            stack.append(token.startswith("\\begin"))
+        elif token in ("}", "\\right") or token.startswith("\\end"):
+            if stack:
+                stack.pop()
+        elif token == "\\\\" and stack and not stack[-1]:
+            edits.append((match.start(), match.end(), " "))
+    return edits
 
 
 def top_level_lines(text: str) -> list[Edit]:

@@ -138,6 +138,9 @@ _ESCAPED_STAR = re.compile(r"\\\*")
 _SPACED_NOT = re.compile(r"\\not(?:\s*\\[!,:; ])+\s*")
 # ``\theta_i^'``: MathJax reads a prime as the superscript; math-core wants it bare.
 _SCRIPT_PRIME = re.compile(r"(?<!\\)\^\s*(?='+)")
+# ``\sum_\limits{i}``: MathJax applies ``\limits`` to the operator and takes the group after
+# it as the script; math-core wants ``\sum\limits_{i}``.
+_SCRIPT_LIMITS = re.compile(r"(?<!\\)([_^])\s*\\((?:no)?limits)(?![A-Za-z])")
 _INLINE_TAG = re.compile(r"\\tag(\*?)\s*\{([^{}$]*)\}")
 # A backslash that ends a line, after an even number of them (``\\`` is a row break).
 _CONTROL_SPACE = re.compile(r"(?<!\\)((?:\\\\)*)\\[\n\t]")
@@ -151,6 +154,7 @@ def rewrite(source: Source, display: bool, lines: bool = False) -> None:
         source.sub(_INLINE_TAG, _inline_tag)
     if "\\\\" not in source.text:
         return  # no line break anywhere: nothing below applies
+    source.edit(groups.nested_breaks(source.text))
     if display or lines:
         source.edit(groups.top_level_lines(source.text))
         return
@@ -194,6 +198,7 @@ def rewrite_common(source: Source, display: bool = False) -> None:
     source.sub(_ANGLE, lambda m: f"\\{m.group(1)}\\{'langle' if m.group(2) == '<' else 'rangle'}")
     source.sub(_HEX, _hex_colour)
     source.sub(_STAR, lambda m: m.group() if m.group(1) in _STARRED else f"\\{m.group(1)} *")
+    source.sub(_SCRIPT_LIMITS, lambda m: f"\\{m.group(2)}{m.group(1)}")  # before mathop_limits
     source.edit(groups.substacks(source.text))
     source.edit(groups.scripted_colours(source.text))
     source.edit(groups.array_specs(source.text))
@@ -228,7 +233,7 @@ _TRIGGER = re.compile(
     r"\\(?:\\|\*|mathop|begin|end|left|right|middle|color|textcolor|smash|substack|verb|url|href|"
     r"html[A-Z][a-z]+|mskip|mkern|kern|hskip|colorbox|fcolorbox|text[a-z]*|mbox|emph|clap|"
     r"llap|rlap|" + "|".join(sorted(_TRIGGER_NAMES, key=len, reverse=True)) + r")(?![A-Za-z])"
-    r"|\\[A-Za-z]+\*|\\[\n\t]|[_^]\s*'|[" + "".join(_UNICODE) + "]"
+    r"|\\[A-Za-z]+\*|\\[\n\t]|[_^]\s*(?:'|\\(?:no)?limits)|[" + "".join(_UNICODE) + "]"
 )
 
 

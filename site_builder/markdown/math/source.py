@@ -70,14 +70,14 @@ class Source:
         return offset
 
 
-_TOKEN = re.compile(r"\\begin\s*\{[^{}]*\}|\\end\s*\{[^{}]*\}|\\[A-Za-z]+|\\.|[{}&%]", re.DOTALL)
+TOKEN = re.compile(r"\\begin\s*\{[^{}]*\}|\\end\s*\{[^{}]*\}|\\[A-Za-z]+|\\.|[{}&%]", re.DOTALL)
 
 
 def top_level(text: str, what: str) -> list[int]:
     """Offsets of ``what`` (``&`` or ``\\\\``) outside braces and nested environments."""
     found: list[int] = []
     depth = 0
-    for match in _TOKEN.finditer(text):
+    for match in TOKEN.finditer(text):
         token = match.group()
         if token == "{" or token.startswith("\\begin"):
             depth += 1
@@ -102,7 +102,7 @@ def rows_of(body: str) -> list[tuple[int, int]]:
 def group_end(text: str, open_brace: int) -> int | None:
     """The offset of the ``}`` closing the ``{`` at ``open_brace``; None if it never closes."""
     depth = 0
-    for match in _TOKEN.finditer(text, open_brace):
+    for match in TOKEN.finditer(text, open_brace):
         token = match.group()
         if token == "{":
             depth += 1
