@@ -313,3 +313,33 @@ def test_macros_in_a_module_the_page_imports_or_a_pipeline_builds(tmp_path: Path
         "RR": "\\mathbb{R}"
     }
     assert report.posts[0].failed == 0
+
+
+def test_mathjaxs_physics_package_loaded_by_the_site(tmp_path: Path) -> None:
+    """A site whose MathJax configuration loads the ``physics`` package (as Chirpy's
+    ``assets/js/data/mathjax.js`` does) gets its fixed-argument commands in ``site.yaml``,
+    its own macros first, and a note naming those left out; the post then builds."""
+    old = tmp_path / "old"
+    (old / "_includes").mkdir(parents=True)
+    (old / "_posts").mkdir()
+    (old / "_includes" / "head.html").write_text(
+        "<script>\nMathJax = {\n  loader: {load: ['[tex]/physics']},\n"
+        "  tex: {\n    macros: {abs: '|#1|', ii: '\\\\mathrm{i}'},\n"
+        "    packages: {'[+]': ['physics']}\n  }\n};\n</script>\n"
+    )
+    (old / "_posts" / "2024-01-01-q.md").write_text(
+        "---\ntitle: Q\n---\n\n"
+        "$\\abs{x} + \\norm{v} = \\int f \\dd x$, $\\mel{n}{H}{m} = \\braket{a}{b}$,\n"
+        "$\\ket{\\psi}\\bra{\\phi} \\vb{r} \\ii$ and $\\hbox{if } x$.\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content" / "posts")
+    macros = yaml.safe_load((site / "site.yaml").read_text())["math"]["macros"]
+    assert macros["abs"] == "|#1|"  # the site's own definition, not the package's
+    assert macros["mel"] == r"\left\langle #1 \middle\vert #2 \middle\vert #3 \right\rangle"
+    assert {"norm", "dd", "braket", "ket", "bra", "vb", "ii"} <= set(macros)
+    assert report.posts[0].failed == 0
+    assert any("physics package" in str(note) and "\\dv" in str(note) for note in report.notes)
+    build(load_config(site), site / "public", jobs=1)
+    page = (site / "public/posts/q/index.html").read_text()
+    assert "<mtext>if\xa0</mtext>" in page and "failed" not in page  # \hbox: text

@@ -20,7 +20,7 @@ from typing import Any
 
 import yaml
 
-from site_builder.importer import jsobject
+from site_builder.importer import jsobject, physics
 from site_builder.importer.assets import untemplate
 from site_builder.importer.report import Note
 
@@ -246,8 +246,23 @@ def _from_text(text: str, macros: SiteMacros, shown: Path) -> None:
             where = Note(shown, text.count("\n", 0, start + entry.offset) + 1, "")
             nargs = entry.nargs if entry.nargs else None
             macros.add(entry.name, entry.body, nargs, where, entry.problem)
+        if (at := physics.loads_physics(body)) is not None:
+            _physics(macros, Note(shown, text.count("\n", 0, start + at) + 1, ""))
     outside = SCRIPT.sub(lambda m: "\n" * m.group(0).count("\n"), text)
     _tex_definitions(outside, macros, shown)
+
+
+def _physics(macros: SiteMacros, where: Note) -> None:
+    """MathJax's physics package, loaded here: its fixed-argument commands as macros (the
+    site's own definitions, read first, win), and a note for the rest."""
+    for name, body in physics.MACROS.items():
+        if name not in macros.found:
+            macros.add(name, body, None, where, "")
+    message = (
+        "MathJax's physics package: \\abs, \\norm, \\dd, bra-ket and the like are defined in "
+        "site.yaml; \\dv, \\pdv and \\qty (their arguments vary) are not"
+    )
+    macros.notes.append(Note(where.path, where.line, message))
 
 
 def _tex_definitions(text: str, macros: SiteMacros, shown: Path) -> None:

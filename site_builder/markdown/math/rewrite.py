@@ -56,6 +56,7 @@ _RENAMED_ENV = re.compile(
 )
 _COMMANDS = {
     "mbox": "text",
+    "hbox": "text",
     "pmb": "boldsymbol",
     "mathbbm": "mathbb",
     "intop": "int",
