@@ -18,6 +18,7 @@ from site_builder.importer.assets import Assets, untemplate
 from site_builder.importer.markup import FENCE, HTML_COMMENT
 from site_builder.importer.report import PostNotes
 from site_builder.importer.text import Text
+from site_builder.markdown.crossrefs import KINDS as REF_KINDS
 from site_builder.sources import CONTROL
 
 MD_IMAGE = re.compile(
@@ -29,8 +30,12 @@ MD_LINK = re.compile(
 HTML_REF = re.compile(r"""(?i)\b(src|href|poster|data)\s*=\s*(["'])(.*?)\2""")
 CITATION = re.compile(r"\[((?:-?@[\w:./+-]+(?:,[^;\]]*)?;?\s*)+)\]")
 CITE_KEY = re.compile(r"-?@([\w:./+-]*[\w])")
-CROSSREF = re.compile(r"(?<![\w@\\])(\[-?)?@((?:fig|eq|tbl|sec|thm|lem)-[\w-]+)\]?")
-DEFINED_ID = re.compile(r"\{#((?:fig|eq|tbl|sec|thm|lem)-[\w-]+)[\s.}]|\\label\{([\w:-]+)\}")
+# Quarto's cross-reference prefixes that the build numbers (``crossrefs.KINDS``: figures,
+# equations, tables, theorem-like blocks, exercises...) and sections.
+REF_WORDS = {kind: word for kind, (word, _) in REF_KINDS.items()} | {"sec": "Section"}
+_PREFIXES = "|".join(sorted(REF_WORDS))
+CROSSREF = re.compile(rf"(?<![\w@\\])(\[-?)?@((?:{_PREFIXES})-[\w-]+)\]?")
+DEFINED_ID = re.compile(rf"\{{#((?:{_PREFIXES})-[\w-]+)[\s.}}]|\\label\{{([\w:-]+)\}}")
 
 LEFTOVERS = (
     (re.compile(r"\{%-?.*?-?%\}", re.S), "Liquid tag"),
@@ -157,7 +162,8 @@ def escape_bare_at(text: Text, ctx: PostContext) -> None:
 
 
 def check_crossrefs(text: Text, ctx: PostContext) -> None:
-    """``@fig-x`` to a figure that only an executed cell would make stops the build: unlink it."""
+    """``@fig-x`` to a figure that only an executed cell would make, or ``@exr-x`` to an
+    exercise in another chapter of a Quarto book, stops the build: unlink it."""
     shown = FENCE.sub("", text.text)  # an id in a code block (Markdown shown as code) is none
     defined = {a or b.replace(":", "-") for a, b in DEFINED_ID.findall(shown)}
 
@@ -167,8 +173,7 @@ def check_crossrefs(text: Text, ctx: PostContext) -> None:
             return match.group(0)
         ctx.notes.add(line, f"@{ident} refers to nothing that came across; kept as text")
         kind, name = ident.split("-", 1)
-        words = {"fig": "Figure", "eq": "Equation", "tbl": "Table", "sec": "Section"}
-        return f"{words.get(kind, kind.capitalize())} {name}"
+        return f"{REF_WORDS[kind]} {name}"
 
     text.sub(CROSSREF, reference)
 
