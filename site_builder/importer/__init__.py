@@ -191,9 +191,10 @@ def convert_post(
         source.meta.get("bibliography"), path, roots, front, written, notes
     )
     if isinstance(passthrough, bool):  # every delimiter, or none
-        passthrough = hugo.DELIMITERS if passthrough else frozenset()
-    ctx = common.PostContext(notes, assets, bib_keys, slug=slug, passthrough=bool(passthrough))
-    ctx.site, ctx.passed = site_vars or {}, passthrough
+        passthrough = common.DELIMITERS if passthrough else frozenset()
+    ctx = common.PostContext(
+        notes, assets, bib_keys, slug=slug, passed=passthrough, site=site_vars or {}
+    )
     for key, new in renamed.items():
         notes.add(1, f"citation key {key} renamed {new}: a citation here cannot spell it")
         text.text = re.sub(re.escape(key) + r"(?![\w'])", new, text.text)  # same length of lines
@@ -244,7 +245,7 @@ def import_posts(
         raise BuildError(source, None, f"cannot read the posts: {exc.strerror or exc}") from exc
     if not files and not researcher:
         raise BuildError(source, None, f"no {fmt} posts found")
-    passthrough = hugo.passed_delimiters(source) if fmt == "hugo" else hugo.DELIMITERS
+    passthrough = hugo.passed_delimiters(source) if fmt == "hugo" else common.DELIMITERS
     drafts = quarto.draft_mode(source) if fmt == "quarto" else "gone"
     base = source if source.is_dir() else source.parent
     folders = {"post": into, "page": into.parent / "pages"}

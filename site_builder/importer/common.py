@@ -37,6 +37,8 @@ _PREFIXES = "|".join(sorted(REF_WORDS))
 CROSSREF = re.compile(rf"(?<![\w@\\])(\[-?)?@((?:{_PREFIXES})-[\w-]+)\]?")
 DEFINED_ID = re.compile(rf"\{{#((?:{_PREFIXES})-[\w-]+)[\s.}}]|\\label\{{([\w:-]+)\}}")
 
+DELIMITERS = frozenset({"$", "$$", "\\(", "\\["})  # every math delimiter MathJax reads
+
 LEFTOVERS = (
     (re.compile(r"\{%-?.*?-?%\}", re.S), "Liquid tag"),
     (re.compile(r"\{\{<.*?>\}\}|\{\{%.*?%\}\}", re.S), "Hugo shortcode"),
@@ -55,9 +57,14 @@ class PostContext:
     slug: str = ""
     figures: int = 0
     missing_keys: set[str] = field(default_factory=set)
-    passthrough: bool = True  # Hugo: math reached MathJax untouched by Markdown escapes
-    passed: frozenset[str] = frozenset({"$", "$$", "\\(", "\\["})  # ...in these delimiters
+    # Hugo: math in these delimiters reached MathJax untouched by Markdown escapes.
+    passed: frozenset[str] = DELIMITERS
     site: dict[str, Any] = field(default_factory=dict)  # the old site's: Hugo's shortcodes
+
+    @property
+    def passthrough(self) -> bool:
+        """Did any formula reach MathJax untouched by Markdown escapes?"""
+        return bool(self.passed)
 
     def figure_id(self, path: str) -> str:
         self.figures += 1

@@ -17,7 +17,7 @@ import yaml
 from markdown_it import MarkdownIt
 
 from site_builder.importer import divs, dollars, markup, shortcodes
-from site_builder.importer.common import PostContext
+from site_builder.importer.common import DELIMITERS, PostContext
 from site_builder.importer.jekyll import _bracket_safe, _fence, _params
 from site_builder.importer.text import Text
 from site_builder.slug import slugify
@@ -188,9 +188,6 @@ def _post_link(target: str) -> str:
     if name in ("index", "_index"):
         name = target.rstrip("/").rsplit("/", 2)[-2]
     return f"../{slugify(name)}/"
-
-
-DELIMITERS = frozenset({"$", "$$", "\\(", "\\["})
 
 
 def passed_delimiters(source: Path) -> frozenset[str]:
