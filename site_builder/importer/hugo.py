@@ -51,10 +51,8 @@ def convert(text: Text, ctx: PostContext) -> None:
         text.sub(
             ESCAPED_ENV, lambda m, line: m.group(0) if line in raw else _unescape_bare(text.text, m)
         )
-        if "$$" in read:
-            text.sub(markup.DISPLAY_BLOCK, unescape)
-        if "$" in read:
-            text.sub(markup.SINGLE_DOLLAR, unescape)
+        for pattern in _dollar_forms(read):
+            text.sub(pattern, unescape)
     _escaped_anyway(text, ctx, {"$", "$$"} & ctx.passed, raw)
     markup.mask_math(text, ctx.notes, mathjax=True)
 
@@ -112,10 +110,8 @@ def _escaped_for_markdown(text: Text, read: set[str], raw: set[int]) -> bool:
     would break every set and matrix.
     """
     found = list(ESCAPED_ENV.finditer(text.text))
-    if "$$" in read:
-        found += markup.DISPLAY_BLOCK.finditer(text.text)
-    if "$" in read:
-        found += markup.SINGLE_DOLLAR.finditer(text.text)
+    for pattern in _dollar_forms(read):
+        found += pattern.finditer(text.text)
     formulas = [m.group(0) for m in found if text.line(m.start()) not in raw]
     return any(ESCAPE_EVIDENCE.search(f) for f in formulas)
 
@@ -136,13 +132,17 @@ def _escaped_anyway(text: Text, ctx: PostContext, passed: set[str], raw: set[int
         found.append(line)
         return _unescape(match.group(0))
 
-    if "$$" in passed:
-        text.sub(markup.DISPLAY_BLOCK, formula)
-    if "$" in passed:
-        text.sub(markup.SINGLE_DOLLAR, formula)
+    for pattern in _dollar_forms(passed):
+        text.sub(pattern, formula)
     if found:
         why = "escaped for Markdown (\\\\, for \\,), though Hugo passes it through"
         ctx.notes.add(found[0], f"{len(found)} formula(s) {why}: unescaped")
+
+
+def _dollar_forms(delimiters: set[str]) -> list[re.Pattern[str]]:
+    """The formulas among ``delimiters`` that are dollar-delimited: ``$$`` blocks, then ``$``."""
+    forms = (("$$", markup.DISPLAY_BLOCK), ("$", markup.SINGLE_DOLLAR))
+    return [pattern for opener, pattern in forms if opener in delimiters]
 
 
 def _unescape(formula: str) -> str:
@@ -223,8 +223,10 @@ def _delimiters(settings: object) -> frozenset[str] | None:
     passthrough = settings.get("passthrough")
     if isinstance(passthrough, dict):
         lists = passthrough.get("delimiters")
-        if passthrough.get("enable") is False or not isinstance(lists, dict):
-            return frozenset() if passthrough.get("enable") is False else None
+        if passthrough.get("enable") is False:
+            return frozenset()
+        if not isinstance(lists, dict):
+            return None
         pairs = [p for kind in lists.values() if isinstance(kind, list) for p in kind]
         return frozenset(p[0] for p in pairs if isinstance(p, list) and p and isinstance(p[0], str))
     for value in settings.values():
