@@ -18,7 +18,7 @@ from __future__ import annotations
 import csv
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -103,13 +103,15 @@ def _environment() -> Environment:
     return env
 
 
-def _protected(text: str) -> list[tuple[int, int]]:
-    return [m.span() for m in PROTECTED.finditer(text)]
+def _protected(text: str) -> Callable[[int], bool]:
+    """Is an offset of ``text`` in code Liquid does not run (``PROTECTED``)?"""
+    spans = [m.span() for m in PROTECTED.finditer(text)]
+    return lambda at: any(a <= at < b for a, b in spans)
 
 
 def _tags(text: str) -> list[re.Match[str]]:
-    spans = _protected(text)
-    return [m for m in TAG.finditer(text) if not any(a <= m.start() < b for a, b in spans)]
+    protected = _protected(text)
+    return [m for m in TAG.finditer(text) if not protected(m.start())]
 
 
 # ``{{ page.title }}``, ``{{ page.previous.url }}``: a page variable, through filters
@@ -134,10 +136,10 @@ def run(
 def page_values(text: Text, page: Mapping[str, Any]) -> None:
     """``{{ page.title }}`` outside a block: the front matter's value, as Jekyll wrote it."""
     env = _environment()
-    spans = _protected(text.text)
+    protected = _protected(text.text)
 
     def value(match: re.Match[str], _line: int) -> str:
-        if any(a <= match.start() < b for a, b in spans) or match.group(1) not in page:
+        if protected(match.start()) or match.group(1) not in page:
             return match.group(0)
         rendered, _ = _render(env, match.group(0), {"page": dict(page)})
         return match.group(0) if rendered is None else rendered
@@ -252,10 +254,10 @@ def tidy(rendered: str, before: str = "", after: str = "") -> str:
 def include_relative(text: Text, post_dir: Path, root: Path, notes: PostNotes) -> None:
     """``{% include_relative file %}``: the file's text, as Jekyll inserted it (Jekyll too
     refuses a file outside the site)."""
-    spans = _protected(text.text)
+    protected = _protected(text.text)
 
     def include(match: re.Match[str], line: int) -> str:
-        if any(a <= match.start() < b for a, b in spans):
+        if protected(match.start()):
             return match.group(0)
         target = (post_dir / match.group(1)).resolve()
         if root.resolve() in target.parents and target.is_file():
