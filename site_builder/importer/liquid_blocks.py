@@ -18,7 +18,7 @@ from __future__ import annotations
 import csv
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -218,11 +218,14 @@ def _unhide(rendered: str) -> str:
 HIGHLIGHT_LINE = re.compile(r"^\{%-?\s*highlight\b.*\{%-?\s*endhighlight\s*-?%\}$", re.S)
 
 
+def _first_filled(lines: Iterable[str], default: str = "") -> str:
+    """The first line of ``lines`` that is not blank, stripped."""
+    return next((s.strip() for s in lines if s.strip()), default)
+
+
 def _neighbours(text: str, start: int, end: int) -> tuple[str, str]:
     """The nearest non-blank lines before and after ``text[start:end]``."""
-    before = next((s.strip() for s in reversed(text[:start].split("\n")) if s.strip()), "")
-    after = next((s.strip() for s in text[end:].split("\n") if s.strip()), "")
-    return before, after
+    return _first_filled(reversed(text[:start].split("\n"))), _first_filled(text[end:].split("\n"))
 
 
 def tidy(rendered: str, before: str = "", after: str = "") -> str:
@@ -241,8 +244,8 @@ def tidy(rendered: str, before: str = "", after: str = "") -> str:
             out.extend(["", stripped, ""])
             continue
         if not stripped:
-            above = next((s.strip() for s in reversed(lines[:index]) if s.strip()), before)
-            below = next((s.strip() for s in lines[index + 1 :] if s.strip()), after)
+            above = _first_filled(reversed(lines[:index]), before)
+            below = _first_filled(lines[index + 1 :], after)
             if above.startswith("<") and below.startswith("<"):
                 continue
             out.append("")
