@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from site_builder.importer import import_posts
+from site_builder.importer.report import ImportReport
 from tests.conftest import ROOT, make_site
 
 POST = """---
@@ -68,6 +69,16 @@ def old_site(root: Path) -> Path:
     return root
 
 
+def import_one(tmp_path: Path, post: str) -> tuple[str, ImportReport]:
+    """``post`` as ``old/_posts/2020-01-01-a.md``, imported: its Markdown and the report."""
+    old = tmp_path / "old"
+    (old / "_posts").mkdir(parents=True)
+    (old / "_posts" / "2020-01-01-a.md").write_text(post)
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content" / "posts")
+    return (site / "content" / "posts" / "a.md").read_text(), report
+
+
 def test_liquid_loops_over_page_and_site_data_are_run_and_files_included(
     tmp_path: Path,
 ) -> None:
@@ -108,16 +119,12 @@ def test_liquid_loops_over_page_and_site_data_are_run_and_files_included(
 def test_an_include_relative_outside_the_site_or_missing_is_left_out_and_named(
     tmp_path: Path,
 ) -> None:
-    old = tmp_path / "old"
-    (old / "_posts").mkdir(parents=True)
     (tmp_path / "secret.txt").write_text("secret\n")
-    (old / "_posts" / "2020-01-01-a.md").write_text(
+    written, report = import_one(
+        tmp_path,
         "---\ntitle: A\n---\n\nOne.\n\n{% include_relative ../../secret.txt %}\n\n"
-        "{% include_relative gone.md %}\n"
+        "{% include_relative gone.md %}\n",
     )
-    site = make_site(tmp_path / "site", ROOT)
-    report = import_posts(old, site / "content" / "posts")
-    written = (site / "content" / "posts" / "a.md").read_text()
     assert "secret\n" not in written.replace("secret.txt", "")
     assert [str(n) for n in report.notes] == [
         "old/_posts/2020-01-01-a.md:7: include_relative ../../secret.txt: "
@@ -131,15 +138,11 @@ def test_page_values_are_filled_in_and_a_heading_repeating_the_title_goes(tmp_pa
     """``# {{page.title}}`` under a comment (the project notes' layout): Jekyll wrote the
     title there, which the template shows already; ``{{ page.subtitle }}`` is its value;
     ``{{ "now" | date }}`` (the time of the build) is no front matter value: reported."""
-    old = tmp_path / "old"
-    (old / "_posts").mkdir(parents=True)
-    (old / "_posts" / "2020-01-01-a.md").write_text(
+    written, report = import_one(
+        tmp_path,
         "---\ntitle: GP models\nsubtitle: In five languages\n---\n\n<!--\nnote\n-->\n\n"
-        '# {{page.title}}\n\n*{{ page.subtitle | upcase }}*, {{ "now" | date: "%Y" }}.\n'
+        '# {{page.title}}\n\n*{{ page.subtitle | upcase }}*, {{ "now" | date: "%Y" }}.\n',
     )
-    site = make_site(tmp_path / "site", ROOT)
-    report = import_posts(old, site / "content" / "posts")
-    written = (site / "content" / "posts" / "a.md").read_text()
     assert "# GP models" not in written and "<!--\nnote\n-->" in written
     assert "*IN FIVE LANGUAGES*, <!-- not imported:" in written
     assert [str(n) for n in report.notes] == [
