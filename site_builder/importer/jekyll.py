@@ -23,6 +23,7 @@ import yaml
 from site_builder.importer import divs, dollars, kramdown, markup
 from site_builder.importer.assets import untemplate
 from site_builder.importer.common import PostContext, comment_out
+from site_builder.importer.frontmatter import JEKYLL_NAME
 from site_builder.importer.html import (
     CAPTION,
     boxes,
@@ -172,7 +173,7 @@ def neighbours(files: list[Path]) -> dict[Path, dict[str, Any]]:
     dated = sorted(
         (match.group(1), file.stem, file)
         for file in files
-        if "_posts" in file.parts and (match := re.match(r"^(\d{4}-\d{2}-\d{2})-(.+)$", file.stem))
+        if "_posts" in file.parts and (match := JEKYLL_NAME.match(file.stem))
     )
     found: dict[Path, dict[str, Any]] = {}
     for index, (_, _, file) in enumerate(dated):
