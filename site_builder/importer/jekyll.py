@@ -146,15 +146,21 @@ def convert(text: Text, ctx: PostContext) -> None:
     divs.unwrap_unknown_divs(text, ctx.notes)
 
 
-def collections(source: Path) -> list[Path]:
-    """The folders of the collections ``_config.yml`` publishes (``output: true``): a
-    ``_notes/`` of dated notes is posts as much as ``_posts/`` is."""
+def site_config(source: Path) -> dict[str, Any]:
+    """The site's ``_config.yml``; empty when there is none or it is no mapping."""
     try:
         config = yaml.safe_load((source / "_config.yml").read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return []
-    found = config.get("collections") if isinstance(config, dict) else None
-    base = source / str(config.get("collections_dir") or "") if isinstance(config, dict) else source
+        return {}
+    return config if isinstance(config, dict) else {}
+
+
+def collections(source: Path) -> list[Path]:
+    """The folders of the collections ``_config.yml`` publishes (``output: true``): a
+    ``_notes/`` of dated notes is posts as much as ``_posts/`` is."""
+    config = site_config(source)
+    found = config.get("collections")
+    base = source / str(config.get("collections_dir") or "")
     if not isinstance(found, dict):
         return []
     return [

@@ -27,6 +27,7 @@ from liquid import Environment, StrictUndefined
 from liquid.exceptions import LiquidError
 
 from site_builder.importer.common import comment_out
+from site_builder.importer.jekyll import site_config
 from site_builder.importer.report import PostNotes
 from site_builder.importer.text import Text
 
@@ -51,15 +52,7 @@ def site_variables(source: Path) -> dict[str, Any]:
 
     ``baseurl`` and ``url`` are empty: a path a block writes stays root-relative, where
     the importer finds the file it names."""
-    site: dict[str, Any] = {}
-    try:
-        config = yaml.safe_load((source / "_config.yml").read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        config = None
-    if isinstance(config, dict):
-        site.update(config)
-    site.update(baseurl="", url="", data=_data(source / "_data"))
-    return site
+    return {**site_config(source), "baseurl": "", "url": "", "data": _data(source / "_data")}
 
 
 def _data(folder: Path) -> dict[str, Any]:
