@@ -17,6 +17,7 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
+from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 from mdit_py_plugins.container import container_plugin
@@ -72,6 +73,11 @@ def nest_fences(text: str) -> str:
 def divs_plugin(md: MarkdownIt) -> None:
     """Use after every extension that claims ``:::`` blocks of its own."""
     container_plugin(md, _CONTAINER, validate=_validate, render=_render)
+    md.core.ruler.after("normalize", "div_fences", _nest_fences)
+
+
+def _nest_fences(state: StateCore) -> None:
+    state.src = nest_fences(state.src)
 
 
 def _attributes(params: str) -> Attributes | None:

@@ -80,7 +80,7 @@ def render(text: str, ctx: MarkdownContext) -> Rendered:
     md = create_parser(ctx.raw_html)
     env: dict[str, Any] = {"ctx": ctx}
     doc = document(env)
-    tokens = md.parse(divs.nest_fences(text), env)
+    tokens = md.parse(text, env)
     if doc.errors:
         raise BuildErrors(doc.errors)
     sidenotes = extension_state(env, "sidenotes", SidenoteState)
