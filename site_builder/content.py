@@ -49,7 +49,7 @@ class LoadedContent:
 # One file to read and parse: its kind's name, its path and its record from the last build.
 ToRead = tuple[str, str, "FileRecord | None"]
 Read = tuple[SourcePost, list[BuildWarning]] | BuildError
-ReadMany = Callable[[list[ToRead], SiteConfig], Iterable[Read]]
+ReadMany = Callable[[list[ToRead]], Iterable[Read]]
 
 
 def load_posts(
@@ -79,7 +79,7 @@ def load_posts(
         for kind, rel, stat in found
         if not _unchanged(known[rel], stat.st_size, stat.st_mtime_ns)
     ]
-    reads = list((read_many or read_all)(stale, config))
+    reads = list(read_many(stale) if read_many else read_all(stale, config))
     fresh = dict(zip((rel for _, rel, _ in stale), reads, strict=True))
     for _, rel_text, stat in found:
         record = known[rel_text]

@@ -201,6 +201,8 @@ class Indexing:
             files = indexer.receive(ticket)
             self.start()  # the next shard, so that this process is never idle
         else:  # not among those sent ahead: a process of its own, not to wait behind them
+            if shard in self.waiting:  # nor to be indexed a second time when its turn comes
+                self.waiting.remove(shard)
             alone = start_indexer(self.language)
             try:
                 files = alone.index(self._pages(shard))

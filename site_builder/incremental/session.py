@@ -96,9 +96,9 @@ class Session:
         """The last build's parsed posts: a file that looks the same is not parsed again."""
         return self.previous.records
 
-    def read(self, files: list[content.ToRead], config: SiteConfig) -> list[content.Read]:
+    def read(self, files: list[content.ToRead]) -> list[content.Read]:
         """``content.load_posts``'s reader: the workers, when a cold build started them."""
-        return self.workers.read(files, config)
+        return self.workers.read(files)
 
     @property
     def outputs(self) -> dict[str, OutputEntry]:
@@ -221,7 +221,8 @@ class Session:
                 self._group_keys = group_keys(self.config, site, self.jobs, self.static, self.chars)
             key = self._group_keys[name]
         self.groups[name] = key
-        if self.previous.groups.get(name) == key and self._keep(name, output):
+        if not self.group_changed(name, key, output):
+            self._carry(name, output)
             return
         output.owner = name
         try:
@@ -238,9 +239,8 @@ class Session:
         names = [name for name in self.previous.groups if name.split(":")[0] == "search"]
         if self.refresh_search or not names or not all(self._intact(n, output) for n in names):
             return False
-        for name in names:  # intact, checked above: carry the files over
-            for rel in self.previous.owned(name):
-                output.keep(rel)
+        for name in names:  # intact, checked above
+            self._carry(name, output)
             self.groups[name] = self.previous.groups[name]
         return True
 
@@ -249,13 +249,10 @@ class Session:
         files, entries = self.previous.owned(name), self.previous.outputs
         return bool(files) and all(output.reusable(rel, entries[rel].key) for rel in files)
 
-    def _keep(self, name: str, output: Output) -> bool:
-        """Carry group ``name``'s files over from the last build, if they are all intact."""
-        if not self._intact(name, output):
-            return False
+    def _carry(self, name: str, output: Output) -> None:
+        """Carry group ``name``'s files over from the last build (found intact)."""
         for rel in self.previous.owned(name):
             output.keep(rel)
-        return True
 
     def post_key(self, post: Listed) -> str:
         """What a post's rendered text was made from (its render key)."""

@@ -116,12 +116,12 @@ class Workers:
         if method == "fork":  # forked workers start on the first submit: start them now
             self.pool.submit(int)
 
-    def read(self, files: list[content.ToRead], config: SiteConfig) -> list[content.Read]:
+    def read(self, files: list[content.ToRead]) -> list[content.Read]:
         """Source files read and parsed (``content.load_posts``): on the pool when it was
         started early for a cold build (its workers otherwise wait for the loading to end),
         else here."""
         if self.pool is None or len(files) < PARALLEL_THRESHOLD:
-            return content.read_all(files, config)
+            return content.read_all(files, self.config)
         size = max(1, len(files) // (self.size * 4))
         chunks = [files[i : i + size] for i in range(0, len(files), size)]
         try:
