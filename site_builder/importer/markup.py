@@ -207,8 +207,10 @@ def normalise_math(text: Text, notes: PostNotes, kramdown: bool, backslash: bool
 
     text.sub(UNCLOSED_DISPLAY, unclosed)
     text.sub(DOUBLE_DOLLAR, double)
-    text.sub(ESCAPED_DISPLAY, lambda m, _l: _display_here(m.group(1)))
-    text.sub(ESCAPED_INLINE, lambda m, _l: "$" + " ".join(m.group(1).split()) + "$")
+    # ``\\[...\\]`` is Markdown's text until MathJax reads it: kramdown made ``\[`` ``[``.
+    seen = unescape_markdown if kramdown else str
+    text.sub(ESCAPED_DISPLAY, lambda m, _l: _display_here(seen(m.group(1))))
+    text.sub(ESCAPED_INLINE, lambda m, _l: "$" + " ".join(seen(m.group(1)).split()) + "$")
     if backslash:
         text.sub(BARE_DISPLAY, lambda m, _l: _display_here(m.group(1)))
         text.sub(BARE_INLINE, lambda m, _l: "$" + m.group(1).strip() + "$")
