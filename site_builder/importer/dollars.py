@@ -60,3 +60,16 @@ def escape_lone_doubles(text: Text, notes: PostNotes) -> None:
         notes.add(text.line(where), "a $$ that closes nothing was kept as text")
         edits.append((where, where + 2, "\\$\\$"))  # the lines around keep their numbers
     text.splice(edits)
+
+
+# ``$$`` on a line, ``$$`` on the next, blank lines around: remark-math's (and kramdown's)
+# empty display formula, which showed nothing. Left, it pairs with the next formula's
+# ``$$`` and turns the prose between into math.
+EMPTY_DISPLAY = re.compile(
+    r"(?m)(?:\A|(?<=\n\n))[ \t>]*\$\$[ \t]*\n[ \t>]*\$\$[ \t]*(?=\n[ \t>]*\n|\n?\Z)"
+)
+
+
+def empty_displays(text: Text) -> None:
+    """Drop empty display formulas before ``$$`` lines are paired."""
+    text.sub(EMPTY_DISPLAY, lambda m, _l: "")

@@ -12,6 +12,7 @@ import html
 import re
 from re import Match
 
+from site_builder.importer import dollars
 from site_builder.importer.report import PostNotes
 from site_builder.importer.text import Text
 
@@ -205,6 +206,7 @@ def normalise_math(text: Text, notes: PostNotes, kramdown: bool, backslash: bool
         notes.add(line, "display math $$ never closed: closed at the end of its paragraph")
         return match.group(1).rstrip() + " $$"
 
+    dollars.empty_displays(text)
     text.sub(UNCLOSED_DISPLAY, unclosed)
     text.sub(DOUBLE_DOLLAR, double)
     # ``\\[...\\]`` is Markdown's text until MathJax reads it: kramdown made ``\[`` ``[``.
