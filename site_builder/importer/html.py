@@ -156,6 +156,11 @@ _INLINE_OPEN = re.compile(
     r"(?=[ \t]*(?:[^\s<]|<(?:" + _INLINE_TAGS + r")\b))"
 )
 
+# A line holding only an image, a caption under it: kramdown's one paragraph.
+_IMAGE_LINE = re.compile(
+    r"(?im)^([ \t]*<img\b[^<>\n]*>)[ \t]*\n"
+    r"(?=[ \t]*(?:[^\s<]|<(?:" + _INLINE_TAGS + r")\b))"
+)
 
 # A Pandoc fence right under a line of HTML (``<details><summary>Proof</summary>``): the
 # HTML block would run on over it, and the fence would show as text.
@@ -167,11 +172,12 @@ def break_lines(text: Text) -> None:
     ``<p>...</p>`` (a ``<p></p>`` spacer) or the closing tag of a block (``</blockquote>``)
     is part of an HTML block that swallows the paragraph under it (kramdown rendered that
     paragraph): a blank line after it lets it render; so does a ``:::`` fence under a line
-    of HTML. A line holding only ``<span ...>`` (for kramdown the start of a paragraph)
-    joins the line under it, which makes the two a paragraph here too."""
+    of HTML. A line holding only ``<span ...>`` or ``<img ...>`` (for kramdown the start
+    of a paragraph) joins the line under it, which makes the two a paragraph here too."""
     text.sub(_BREAK_LINE, lambda m, _l: m.group(1) + "\n\n")
     text.sub(_FENCE_UNDER_HTML, lambda m, _l: m.group(1) + "\n\n")
     text.sub(_INLINE_OPEN, lambda m, _l: m.group(1))
+    text.sub(_IMAGE_LINE, lambda m, _l: m.group(1) + " ")
 
 
 _PICTURE = re.compile(r"(?is)<picture\b[^>]*>.*?(<img\b[^>]*>).*?</picture\s*>")
