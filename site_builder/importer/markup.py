@@ -271,7 +271,10 @@ def unescape_markdown(formula: str) -> str:
 
 
 LONE_DOLLAR = re.compile(r"(?<![\\$\x00])\$")
-TABLE_ROW = re.compile(r"(?m)^[ \t>]*\|[^\n]*\|[ \t]*$")
+# A pipe table: rows between pipes, one of them the ``|---|:-:|`` row under the head (a
+# ``| x |`` line alone is a formula's absolute value, a display's line).
+_ROW = r"[ \t>]*\|[^\n]*\|[ \t]*"
+TABLE = re.compile(rf"(?m)^(?:{_ROW}\n)*[ \t>]*\|[ \t:|-]*-[ \t:|-]*\|[ \t]*(?:\n{_ROW}(?=\n|\Z))*")
 
 
 DIGITS_BESIDE = re.compile(r"(?<![\w\\$])(\d*)\$(?![\s$])([^$\n\x0b]*?[^\s\\$])\$(\d*)(?![\d$])")
@@ -306,7 +309,7 @@ def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
     left after all that is a dollar sign, and is escaped so it never opens math.
     """
     # A table's cells are apart (MathJax saw each alone): no formula spans a ``|``.
-    text.sub(TABLE_ROW, lambda m, _l: re.sub(r"(?<!\\)\|", "\x0b", m.group(0)))
+    text.sub(TABLE, lambda m, _l: re.sub(r"(?<!\\)\|", "\x0b", m.group(0)))
     text.sub(ALONE_INLINE, lambda m, _l: _alone(m))
     text.mask(DISPLAY_BLOCK, _display_block)
     # ``101$\\times$11``: a ``$`` before a digit closes no formula here (nor in Pandoc).
