@@ -135,3 +135,22 @@ def test_a_title_from_the_first_heading_or_the_file_name_is_reported(tmp_path: P
     converted = convert_post(post, Path(post.name), "jekyll", [tmp_path])
     notes = [str(n) for n in converted.notes.notes]
     assert notes == ["2021-02-05-rnn.md:1: no title: used 'Rnn' from the file name"]
+
+
+def test_an_empty_listing_page_is_skipped_and_the_site_builds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Chirpy's ``_tabs/tags.md`` (``layout: tags``, no text) came across as a page whose
+    ``tags/`` collided with this site's own tags page: the build failed."""
+    old = course_site(tmp_path / "notes")
+    (old / "tags.md").write_text("---\nlayout: tags\nicon: fas fa-tags\norder: 2\n---\n\n")
+    site = make_site(tmp_path / "site", ROOT)
+    assert main(["-C", str(site), "import", str(old)]) == 0
+    err = capsys.readouterr().err
+    assert (
+        "notes/tags.md: skipped: an undated page with no text of its own (the old layout "
+        "'tags' filled it): nothing to bring across"
+    ) in err
+    assert not (site / "content" / "pages" / "tags.md").exists()
+    build(load_config(site), site / "public", jobs=1, use_cache=False)
+    assert (site / "public/tags/index.html").is_file()

@@ -165,6 +165,10 @@ def convert_post(
     if fmt == "jekyll":  # Liquid ran before anything else: its loops, includes, ``page.x``
         base = roots[0] if roots else path.parent
         liquid_blocks.run(text, meta, site_vars or {}, notes, (path.parent, base))
+    if not text.text.strip() and not (name_date or meta.get("date")):
+        layout = f" (the old layout {meta['layout']!r} filled it)" if meta.get("layout") else ""
+        why = f"an undated page with no text of its own{layout}: nothing to bring across"
+        return Converted("", "", {}, notes, skipped=why)
     title = meta.get("title") or meta.get("linkTitle")
     titled = isinstance(title, str | int | float) and bool(str(title).strip())
     heading = page.leading_title(text, str(title) if titled else None)
