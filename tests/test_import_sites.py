@@ -154,3 +154,61 @@ def test_an_empty_listing_page_is_skipped_and_the_site_builds(
     assert not (site / "content" / "pages" / "tags.md").exists()
     build(load_config(site), site / "public", jobs=1, use_cache=False)
     assert (site / "public/tags/index.html").is_file()
+
+
+def test_an_mdx_site_comes_across_without_its_javascript(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An Astro blog: .mdx posts dated ``pubDate``, imports, components and JSX comments;
+    beside them the repository's README and node_modules, which hold no posts."""
+    old = tmp_path / "astro"
+    post = old / "src/content/blog/gp/index.mdx"
+    post.parent.mkdir(parents=True)
+    (old / "node_modules/pkg").mkdir(parents=True)
+    (old / "node_modules/pkg/README.md").write_text("# A package\n")
+    (old / "README.md").write_text("# My site\n\nRun `npm run dev`.\n")
+    (post.parent / "gp.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    post.write_text(
+        "---\ntitle: Gaussian processes\npubDate: 2023-04-05\n---\n"
+        'import Figure from "../../components/Figure.astro";\n'
+        'import { Callout,\n  Note } from "@/components";\n\n'
+        "{/* a note to myself */}\n"
+        "A GP is $f \\sim \\mathcal{GP}(m, k)$.\n\n"
+        '<Figure src="./gp.png" alt="Samples from a GP" />\n\n'
+        '<Callout type="info">\nThe kernel $k(x, x\')$ is positive definite.\n</Callout>\n\n'
+        '<div className="note" style={{color: "red"}}>Note.</div>\n\n'
+        '```js\nimport x from "y";\n<Foo />\n```\n'
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    before = set((site / "content").rglob("*.md"))
+    assert main(["-C", str(site), "import", str(old)]) == 0
+    err = capsys.readouterr().err
+    assert "index.mdx:5: MDX import/export statements dropped" in err
+    assert "index.mdx:14: MDX component <Callout> not converted" in err
+    assert set((site / "content").rglob("*.md")) - before == {site / "content/posts/gp/index.md"}
+    body = (site / "content/posts/gp/index.md").read_text()
+    assert body.startswith("---\ntitle: Gaussian processes\ndate: '2023-04-05'\n")
+    assert "import" not in body.split("```")[0] and "{/*" not in body
+    assert "![Samples from a GP](gp.png)" in body
+    assert '<div class="note">Note.</div>' in body
+    assert '```js\nimport x from "y";\n<Foo />\n```' in body  # code is left as it is
+    build(load_config(site), site / "public", jobs=1, use_cache=False)
+    page = (site / "public/posts/gp/index.html").read_text()
+    assert "The kernel <math" in page and "Callout" not in page
+
+
+def test_a_blogdown_source_gives_way_to_its_rendered_twin(tmp_path: Path) -> None:
+    """blogdown renders ``x.Rmarkdown`` to ``x.markdown`` beside it; a lone ``.Rmd`` is
+    the post itself, its ``{r}`` chunks kept as code."""
+    posts = tmp_path / "blog/content/post"
+    posts.mkdir(parents=True)
+    (tmp_path / "blog/config.toml").write_text('title = "B"\n')
+    front = "---\ntitle: {}\ndate: 2020-01-02\n---\n\n"
+    (posts / "a.Rmarkdown").write_text(front.format("A") + "```{r}\nx <- 1\n```\n")
+    (posts / "a.markdown").write_text(front.format("A") + "```r\nx <- 1\n## [1] 1\n```\n")
+    (posts / "b.Rmd").write_text(front.format("B") + "```{r, echo=FALSE}\nplot(1)\n```\n")
+    into = tmp_path / "site/content/posts"
+    report = import_posts(tmp_path / "blog", into)
+    assert [p.source.name for p in report.posts] == ["a.markdown", "b.Rmd"]
+    assert "## [1] 1" in (into / "a.md").read_text()
+    assert "```r\nplot(1)\n```" in (into / "b.md").read_text()

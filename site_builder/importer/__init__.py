@@ -34,6 +34,7 @@ from site_builder.importer import (
     liquid_blocks,
     listings,
     macros,
+    mdx,
     notebooks,
     page,
     prose_tex,
@@ -89,7 +90,7 @@ def detect(source: Path) -> str:
         return "hugo"
     if any(source.rglob("*.qmd")):
         return "quarto"
-    return _sniff(sorted(source.rglob("*.md"))[:50])
+    return _sniff(_walk(source, MARKDOWN)[:50])
 
 
 def _sniff(files: list[Path]) -> str:
@@ -97,6 +98,34 @@ def _sniff(files: list[Path]) -> str:
     if "{{<" in text or "{{%" in text or text.lstrip().startswith("+++"):
         return "hugo"
     return "jekyll"
+
+
+# Folders no generator reads posts from: dependencies, build output, version control.
+NOT_CONTENT = {"node_modules", "vendor", "_site", "_freeze", "_extensions", "public", "dist"}
+# A repository's own documents, beside the site in its root.
+REPO_FILES = {"readme", "license", "licence", "changelog", "contributing", "code_of_conduct"}
+MARKDOWN = (".md", ".markdown", ".mdx")  # .mdx: Gatsby, Astro, Docusaurus, Next.js
+R_MARKDOWN = (".Rmd", ".rmd", ".Rmarkdown")  # blogdown and Quarto render them too
+
+
+def _walk(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
+    """The files under ``folder`` with one of ``suffixes``, outside hidden folders and the
+    folders in ``NOT_CONTENT``; an R Markdown file whose rendered twin (``x.Rmarkdown``
+    beside ``x.markdown``, blogdown's way) is there too gives way to the twin, which
+    holds the code's output."""
+    found = []
+    for p in folder.rglob("*"):
+        parts = p.relative_to(folder).parts
+        if p.suffix not in suffixes or NOT_CONTENT & set(parts[:-1]):
+            continue
+        if any(part.startswith(".") for part in parts):
+            continue
+        if len(parts) == 1 and p.stem.lower() in REPO_FILES:
+            continue
+        if p.suffix in R_MARKDOWN and any(p.with_suffix(s).exists() for s in MARKDOWN):
+            continue
+        found.append(p)
+    return sorted(found)
 
 
 def find_posts(source: Path, fmt: str) -> tuple[list[Path], list[Path]]:
@@ -107,31 +136,22 @@ def find_posts(source: Path, fmt: str) -> tuple[list[Path], list[Path]]:
         has_posts = (source / "_posts").is_dir()
         folders = [source / "_posts", *jekyll.collections(source)] if has_posts else [source]
         files = [  # Jekyll ignores files whose name starts with _ or .
-            p
-            for folder in folders
-            for p in folder.rglob("*")
-            if p.suffix in (".md", ".markdown") and not p.name.startswith(("_", "."))
+            p for folder in folders for p in _walk(folder, MARKDOWN) if not p.name.startswith("_")
         ]
         return sorted(files), [source]
     if fmt == "hugo":
         content = source / "content" if (source / "content").is_dir() else source
-        pages = [
-            p
-            for p in content.rglob("*")
-            if p.suffix in (".md", ".markdown") and not p.name.startswith("_index")
-        ]
+        pages = [p for p in _walk(content, MARKDOWN + R_MARKDOWN) if p.stem != "_index"]
         files = [p for p in pages if p.parent != content] or pages
         return sorted(files), [source / "static", content, source, source / "assets"]
     # Quarto renders .md pages too; a post folder holds one or the other.
     files = [
         p
-        for p in source.rglob("*")
-        if p.suffix in (".qmd", ".md")
-        and not p.name.startswith("_")
+        for p in _walk(source, (".qmd", ".md", *R_MARKDOWN))
+        if not p.name.startswith("_")
         and p.parent != source
-        and not {"_extensions", "_site", "_freeze", "node_modules"} & set(p.parts)
-        and (p.suffix == ".qmd" or p.name == "index.md")
-    ] or sorted(source.rglob("*.qmd"))
+        and (p.suffix != ".md" or p.name == "index.md")
+    ] or _walk(source, (".qmd",))
     return sorted(files), [source]
 
 
@@ -157,7 +177,7 @@ def convert_post(
         return Converted("", "", {}, notes, skipped=f"cannot read it: {exc.strerror or exc}")
     raw = common.strip_controls(raw, notes)
     source = frontmatter.split(raw, notes)
-    meta = {**(defaults or {}), **source.meta}  # a listing's (``_blog.yml``) under the file's
+    meta = frontmatter.with_date({**(defaults or {}), **source.meta})  # a listing's under it
     slug, name_date = frontmatter.slug_and_date(path, meta)
     name_date = name_date or frontmatter.render_day(path, meta, notes)
     text = Text(source.body, source.body_line)
@@ -202,7 +222,11 @@ def convert_post(
     for key, new in renamed.items():
         notes.add(1, f"citation key {key} renamed {new}: a citation here cannot spell it")
         text.text = re.sub(re.escape(key) + r"(?![\w'])", new, text.text)  # same length of lines
+    if path.suffix in R_MARKDOWN:  # blogdown's, in a Hugo site
+        quarto.cells(text, notes)
     CONVERTERS[fmt](text, ctx)
+    if path.suffix == ".mdx":
+        mdx.convert(text, notes)
     deflists.join_markers(text)
     html.break_lines(text)
     html.open_math_html(text)

@@ -144,6 +144,23 @@ def map_front_matter(
     return out
 
 
+# Where other generators keep a post's date: Astro's blog template (``pubDate``), Hugo
+# and Astro (``publishDate``), Next.js starters (``publishedAt``), note apps (``created``).
+DATE_ALIASES = ("pubDate", "pubdate", "publishDate", "publishedAt", "published", "created")
+
+
+def with_date(meta: dict[str, Any]) -> dict[str, Any]:
+    """``meta`` with ``date`` from its first alias when it has none (``published: true``,
+    Jekyll's flag, is no date)."""
+    if meta.get("date") is not None:
+        return meta
+    for key in DATE_ALIASES:
+        value = meta.get(key)
+        if value is not None and not isinstance(value, bool):
+            return {**meta, "date": value}
+    return meta
+
+
 RENDER_DAY = ("today", "now", "last-modified")
 
 

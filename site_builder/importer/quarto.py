@@ -25,13 +25,19 @@ CELL_OPTION = re.compile(r"(?m)^#\|.*\n")
 TEX = re.compile(r"\\[A-Za-z]+|[_^]")
 
 
-def convert(text: Text, ctx: PostContext) -> None:
+def cells(text: Text, notes: PostNotes) -> None:
+    """Executable cells (Quarto's, R Markdown's ```` ```{r, echo=FALSE} ````) as code."""
+
     def cell(match: Match[str], line: int) -> str:
         indent, ticks, lang = match.group(1), match.group(2), match.group(3)
-        ctx.notes.add(line, f"executable {{{lang}}} cell kept as code; its output is not included")
+        notes.add(line, f"executable {{{lang}}} cell kept as code; its output is not included")
         return f"{indent}{ticks}{lang}"
 
     text.sub(CELL, cell)
+
+
+def convert(text: Text, ctx: PostContext) -> None:
+    cells(text, ctx.notes)
     markup.mask_code(text)
     dollars.entity_delimiters(text)
     dollars.escape_lone_doubles(text, ctx.notes)
