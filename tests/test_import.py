@@ -16,7 +16,8 @@ from site_builder.build import build
 from site_builder.check import check_site
 from site_builder.cli import main
 from site_builder.config import load_config
-from site_builder.importer import detect, import_posts
+from site_builder.importer import import_posts
+from site_builder.importer.finding import detect
 from site_builder.importer.report import ImportReport
 from site_builder.leftovers import scan_page
 from tests.conftest import ROOT, make_site

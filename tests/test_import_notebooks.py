@@ -14,7 +14,8 @@ import pytest
 from site_builder.build import build
 from site_builder.cli import main
 from site_builder.config import load_config
-from site_builder.importer import detect, import_posts
+from site_builder.importer import import_posts
+from site_builder.importer.finding import detect
 from site_builder.importer.report import ImportReport
 from site_builder.notebooks import load_notebook
 from tests.conftest import ROOT, make_site

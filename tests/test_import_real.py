@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from site_builder.importer import convert_post, import_posts
+from site_builder.importer.finding import detect
 from tests.conftest import ROOT, make_site
 
 
@@ -310,3 +311,22 @@ def test_pelican_metadata_lines_are_front_matter(tmp_path: Path) -> None:
         "- misc\ndraft: true\n---\n\nA heap $h$.\n"
     )
     assert "Note: not metadata." in (site / "content" / "pages" / "note.md").read_text()
+
+
+def test_a_hugo_config_yml_is_read_for_the_format_and_its_passthrough(tmp_path: Path) -> None:
+    """Hugo reads ``config.yml`` too: a site configured there was taken for Jekyll, and
+    ``\\(...\\)`` in a list item, passed through to MathJax, stayed text."""
+    old = tmp_path / "old"
+    (old / "content" / "posts").mkdir(parents=True)
+    (old / "config.yml").write_text(
+        "title: Old\nmarkup:\n  goldmark:\n    extensions:\n      passthrough:\n"
+        "        enable: true\n        delimiters:\n          inline:\n"
+        "            - - '\\('\n              - '\\)'\n"
+    )
+    (old / "content" / "posts" / "a.md").write_text(
+        "---\ntitle: A\ndate: 2024-01-01\n---\n\n* **C.**\n  \\(\\mathbb{E}_{x} [ y ]\\) holds.\n"
+    )
+    assert detect(old) == "hugo"
+    site = make_site(tmp_path / "site", ROOT)
+    import_posts(old, site / "content" / "posts")
+    assert "  $\\mathbb{E}_{x} [ y ]$ holds." in (site / "content/posts/a.md").read_text()

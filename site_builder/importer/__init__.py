@@ -26,6 +26,7 @@ from site_builder.importer import (
     bib,
     common,
     deflists,
+    finding,
     formulas,
     frontmatter,
     html,
@@ -73,86 +74,6 @@ class Converted:
     origin: list[int] = field(default_factory=list)  # per line written, its source line
     source: str = ""  # the source text, for the columns of what the build would stop on
     suffix: str = ".md"  # ".ipynb": a notebook post, always a folder (``notebooks``)
-
-
-def detect(source: Path) -> str:
-    """The source's format from its configuration files, else from its posts' syntax."""
-    if source.is_file() and source.suffix == ".ipynb":  # fastpages' Liquid only in _notebooks/
-        return "jekyll" if source.parent.name == "_notebooks" else "quarto"
-    if source.is_file():
-        return "quarto" if source.suffix == ".qmd" else _sniff([source])
-    if (source / "_quarto.yml").exists() or (source / "_quarto.yaml").exists():
-        return "quarto"
-    if any((source / name).exists() for name in ("_config.yml", "_posts", "_notebooks")):
-        return "jekyll"
-    hugo_config = ("hugo.toml", "hugo.yaml", "hugo.json", "config.toml", "config/_default")
-    if any((source / name).exists() for name in hugo_config):
-        return "hugo"
-    if any(source.rglob("*.qmd")):
-        return "quarto"
-    return _sniff(_walk(source, MARKDOWN)[:50])
-
-
-def _sniff(files: list[Path]) -> str:
-    text = "".join(f.read_text(encoding="utf-8", errors="replace")[:20000] for f in files)
-    if "{{<" in text or "{{%" in text or text.lstrip().startswith("+++"):
-        return "hugo"
-    return "jekyll"
-
-
-# Folders no generator reads posts from: dependencies, build output, version control.
-NOT_CONTENT = {"node_modules", "vendor", "_site", "_freeze", "_extensions", "public", "dist"}
-# A repository's own documents, beside the site in its root.
-REPO_FILES = {"readme", "license", "licence", "changelog", "contributing", "code_of_conduct"}
-MARKDOWN = (".md", ".markdown", ".mdx")  # .mdx: Gatsby, Astro, Docusaurus, Next.js
-R_MARKDOWN = (".Rmd", ".rmd", ".Rmarkdown")  # blogdown and Quarto render them too
-
-
-def _walk(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
-    """The files under ``folder`` with one of ``suffixes``, outside hidden folders and the
-    folders in ``NOT_CONTENT``; an R Markdown file whose rendered twin (``x.Rmarkdown``
-    beside ``x.markdown``, blogdown's way) is there too gives way to the twin, which
-    holds the code's output."""
-    found = []
-    for p in folder.rglob("*"):
-        parts = p.relative_to(folder).parts
-        if p.suffix not in suffixes or NOT_CONTENT & set(parts[:-1]):
-            continue
-        if any(part.startswith(".") for part in parts):
-            continue
-        if len(parts) == 1 and p.stem.lower() in REPO_FILES:
-            continue
-        if p.suffix in R_MARKDOWN and any(p.with_suffix(s).exists() for s in MARKDOWN):
-            continue
-        found.append(p)
-    return sorted(found)
-
-
-def find_posts(source: Path, fmt: str) -> tuple[list[Path], list[Path]]:
-    """The source's post files, and the roots its site served files from."""
-    if source.is_file():
-        return [source], [source.parent]
-    if fmt == "jekyll":
-        has_posts = (source / "_posts").is_dir()
-        folders = [source / "_posts", *jekyll.collections(source)] if has_posts else [source]
-        files = [  # Jekyll ignores files whose name starts with _ or .
-            p for folder in folders for p in _walk(folder, MARKDOWN) if not p.name.startswith("_")
-        ]
-        return sorted(files), [source]
-    if fmt == "hugo":
-        content = source / "content" if (source / "content").is_dir() else source
-        pages = [p for p in _walk(content, MARKDOWN + R_MARKDOWN) if p.stem != "_index"]
-        files = [p for p in pages if p.parent != content] or pages
-        return sorted(files), [source / "static", content, source, source / "assets"]
-    # Quarto renders .md pages too; a post folder holds one or the other.
-    files = [
-        p
-        for p in _walk(source, (".qmd", ".md", *R_MARKDOWN))
-        if not p.name.startswith("_")
-        and p.parent != source
-        and (p.suffix != ".md" or p.name == "index.md")
-    ] or _walk(source, (".qmd",))
-    return sorted(files), [source]
 
 
 def convert_post(
@@ -222,7 +143,7 @@ def convert_post(
     for key, new in renamed.items():
         notes.add(1, f"citation key {key} renamed {new}: a citation here cannot spell it")
         text.text = re.sub(re.escape(key) + r"(?![\w'])", new, text.text)  # same length of lines
-    if path.suffix in R_MARKDOWN:  # blogdown's, in a Hugo site
+    if path.suffix in finding.R_MARKDOWN:  # blogdown's, in a Hugo site
         quarto.cells(text, notes)
     CONVERTERS[fmt](text, ctx)
     if path.suffix == ".mdx":
@@ -263,8 +184,8 @@ def import_posts(
         site = into.parent.parent
     report = ImportReport(fmt or "jekyll")
     try:
-        fmt = report.format = fmt or detect(source)
-        files, roots = find_posts(source, fmt)
+        fmt = report.format = fmt or finding.detect(source)
+        files, roots = finding.find_posts(source, fmt)
         researcher = fmt == "jekyll" and alfolio.detect(source)
         if researcher:  # its pages, papers and profile too
             files = alfolio.add(source, site, files, report)

@@ -71,6 +71,13 @@ class PostContext:
         return f"fig-{self.slug or 'post'}-{self.figures}"
 
 
+# Hugo's site configuration, each name it reads (``config/_default/`` may hold it too).
+HUGO_CONFIGS = (
+    "hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json",
+    "config.toml", "config.yaml", "config.yml", "config.json",
+)  # fmt: skip
+
+
 # A terminal's colour codes (a notebook's traceback, pasted ``docker pull`` output), then
 # any other control character the site refuses (``content.CONTROL``: XML 1.0 forbids them;
 # a form feed from a PDF).

@@ -17,7 +17,7 @@ import yaml
 from markdown_it import MarkdownIt
 
 from site_builder.importer import divs, dollars, markup, shortcodes
-from site_builder.importer.common import DELIMITERS, PostContext
+from site_builder.importer.common import DELIMITERS, HUGO_CONFIGS, PostContext
 from site_builder.importer.jekyll import _bracket_safe, _fence, _params
 from site_builder.importer.text import Text
 from site_builder.slug import slugify
@@ -193,7 +193,7 @@ def _post_link(target: str) -> str:
 def passed_delimiters(source: Path) -> frozenset[str]:
     """The math delimiters Goldmark's passthrough hands MathJax untouched (none without
     it): a formula in any other went through Markdown, which ate its escapes."""
-    for name in ("hugo.toml", "hugo.yaml", "config.toml", "config.yaml", "config/_default"):
+    for name in (*HUGO_CONFIGS, "config/_default"):
         config = source / name
         files = sorted(config.rglob("*")) if config.is_dir() else [config]
         for file in files:

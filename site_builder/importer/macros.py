@@ -20,7 +20,7 @@ from typing import Any
 
 import yaml
 
-from site_builder.importer import jsobject, physics
+from site_builder.importer import common, jsobject, physics
 from site_builder.importer.assets import untemplate
 from site_builder.importer.report import Note
 
@@ -177,13 +177,14 @@ def _under(source: Path, *folders: str) -> list[Path]:
 def _configs(source: Path, fmt: str) -> list[Path]:
     names = {
         "jekyll": ["_config.yml", "_config.yaml"],
-        "hugo": ["hugo.toml", "hugo.yaml", "hugo.yml", "config.toml", "config.yaml"],
+        "hugo": list(common.HUGO_CONFIGS),
         "quarto": ["_quarto.yml", "_quarto.yaml"],
     }[fmt]
     found = [source / n for n in names if (source / n).is_file()]
     if fmt == "hugo":
-        found += sorted((source / "config").glob("*/*.toml"))
-        found += sorted((source / "config").glob("*/*.yaml"))
+        found += sorted(
+            p for p in (source / "config").glob("*/*") if p.suffix in (".toml", ".yaml", ".yml")
+        )
     return found
 
 

@@ -1,0 +1,97 @@
+"""Where a source site keeps its posts, and which generator wrote it.
+
+A site is Jekyll, Hugo or Quarto by its configuration file; one with none of them
+(Gatsby, Astro, Docusaurus, Eleventy, MkDocs) is read as Markdown with MathJax-style
+math, which the Jekyll converter handles. Posts are looked for where the generator
+reads them, never in dependencies, build output or the repository's own documents.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from site_builder.importer import jekyll
+from site_builder.importer.common import HUGO_CONFIGS
+
+
+def detect(source: Path) -> str:
+    """The source's format from its configuration files, else from its posts' syntax."""
+    if source.is_file() and source.suffix == ".ipynb":  # fastpages' Liquid only in _notebooks/
+        return "jekyll" if source.parent.name == "_notebooks" else "quarto"
+    if source.is_file():
+        return "quarto" if source.suffix == ".qmd" else _sniff([source])
+    if (source / "_quarto.yml").exists() or (source / "_quarto.yaml").exists():
+        return "quarto"
+    if any((source / name).exists() for name in ("_config.yml", "_posts", "_notebooks")):
+        return "jekyll"
+    if any((source / name).is_file() for name in HUGO_CONFIGS if name.startswith("hugo")):
+        return "hugo"
+    if (source / "content").is_dir() and any(  # ``config.yml`` beside Hugo's content/
+        (source / name).exists() for name in (*HUGO_CONFIGS, "config/_default")
+    ):
+        return "hugo"
+    if any(source.rglob("*.qmd")):
+        return "quarto"
+    return _sniff(_walk(source, MARKDOWN)[:50])
+
+
+def _sniff(files: list[Path]) -> str:
+    text = "".join(f.read_text(encoding="utf-8", errors="replace")[:20000] for f in files)
+    if "{{<" in text or "{{%" in text or text.lstrip().startswith("+++"):
+        return "hugo"
+    return "jekyll"
+
+
+# Folders no generator reads posts from: dependencies, build output, version control.
+NOT_CONTENT = {"node_modules", "vendor", "_site", "_freeze", "_extensions", "public", "dist"}
+# A repository's own documents, beside the site in its root.
+REPO_FILES = {"readme", "license", "licence", "changelog", "contributing", "code_of_conduct"}
+MARKDOWN = (".md", ".markdown", ".mdx")  # .mdx: Gatsby, Astro, Docusaurus, Next.js
+R_MARKDOWN = (".Rmd", ".rmd", ".Rmarkdown")  # blogdown and Quarto render them too
+
+
+def _walk(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
+    """The files under ``folder`` with one of ``suffixes``, outside hidden folders and the
+    folders in ``NOT_CONTENT``; an R Markdown file whose rendered twin (``x.Rmarkdown``
+    beside ``x.markdown``, blogdown's way) is there too gives way to the twin, which
+    holds the code's output."""
+    found = []
+    for p in folder.rglob("*"):
+        parts = p.relative_to(folder).parts
+        if p.suffix not in suffixes or NOT_CONTENT & set(parts[:-1]):
+            continue
+        if any(part.startswith(".") for part in parts):
+            continue
+        if len(parts) == 1 and p.stem.lower() in REPO_FILES:
+            continue
+        if p.suffix in R_MARKDOWN and any(p.with_suffix(s).exists() for s in MARKDOWN):
+            continue
+        found.append(p)
+    return sorted(found)
+
+
+def find_posts(source: Path, fmt: str) -> tuple[list[Path], list[Path]]:
+    """The source's post files, and the roots its site served files from."""
+    if source.is_file():
+        return [source], [source.parent]
+    if fmt == "jekyll":
+        has_posts = (source / "_posts").is_dir()
+        folders = [source / "_posts", *jekyll.collections(source)] if has_posts else [source]
+        files = [  # Jekyll ignores files whose name starts with _ or .
+            p for folder in folders for p in _walk(folder, MARKDOWN) if not p.name.startswith("_")
+        ]
+        return sorted(files), [source]
+    if fmt == "hugo":
+        content = source / "content" if (source / "content").is_dir() else source
+        pages = [p for p in _walk(content, MARKDOWN + R_MARKDOWN) if p.stem != "_index"]
+        files = [p for p in pages if p.parent != content] or pages
+        return sorted(files), [source / "static", content, source, source / "assets"]
+    # Quarto renders .md pages too; a post folder holds one or the other.
+    files = [
+        p
+        for p in _walk(source, (".qmd", ".md", *R_MARKDOWN))
+        if not p.name.startswith("_")
+        and p.parent != source
+        and (p.suffix != ".md" or p.name == "index.md")
+    ] or _walk(source, (".qmd",))
+    return sorted(files), [source]
