@@ -6,10 +6,19 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from anyascii import anyascii
+
 
 def slugify(text: str) -> str:
-    """Lowercase words joined by ``-``; accents folded, so ``Café`` gives ``cafe``."""
-    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    """Lowercase ASCII words joined by ``-``: ``Café`` gives ``cafe``, ``Привет`` ``privet``.
+
+    Other scripts are spelled in Latin letters (anyascii), so a post named in Chinese
+    gets a slug of its own, not the ``section`` every such name got: each CJK character
+    is a word (``注意力`` gives ``zhu-yi-li``), as pinyin slugs are written."""
+    text = "".join(
+        f" {anyascii(ch)} " if unicodedata.east_asian_width(ch) in "WF" else anyascii(ch)
+        for ch in unicodedata.normalize("NFKC", text)
+    )
     text = re.sub(r"[^\w\s-]", "", text.lower())
     return re.sub(r"[\s_-]+", "-", text).strip("-") or "section"
 

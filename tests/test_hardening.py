@@ -427,7 +427,8 @@ def test_bib_http_urls_stay_links() -> None:
     ("name", "slug"),
     [
         ("My_Post 2.md", "my-post-2"),
-        ("Über-Attention—τ.md", "uber-attention"),
+        ("Über-Attention—τ.md", "uber-attention-t"),
+        ("《注意力》笔记.md", "zhu-yi-li-bi-ji"),  # each CJK character a word: not "section"
         ("A B/index.md", "a-b"),
     ],
 )
