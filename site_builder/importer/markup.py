@@ -277,7 +277,7 @@ _ROW = r"[ \t>]*\|[^\n]*\|[ \t]*"
 TABLE = re.compile(rf"(?m)^(?:{_ROW}\n)*[ \t>]*\|[ \t:|-]*-[ \t:|-]*\|[ \t]*(?:\n{_ROW}(?=\n|\Z))*")
 
 
-DIGITS_BESIDE = re.compile(r"(?<![\w\\$])(\d*)\$(?![\s$])([^$\n\x0b]*?[^\s\\$])\$(\d*)(?![\d$])")
+DIGITS_BESIDE = re.compile(r"(?<![\w\\$.,])(\d*)\$(?![\s$])([^$\n\x0b]*?[^\s\\$])\$(\d*)(?![\d$])")
 # WordPress's ``$\displaystyle \begin{aligned} ... \\ ... \end{aligned}$``, a paragraph
 # of its own: a display formula (a line break cannot stand in inline math here).
 ALONE_INLINE = re.compile(
