@@ -26,6 +26,7 @@ from site_builder.importer import (
     bib,
     common,
     deflists,
+    divs,
     finding,
     formulas,
     frontmatter,
@@ -148,6 +149,7 @@ def convert_post(
     CONVERTERS[fmt](text, ctx)
     if path.suffix == ".mdx":
         mdx.convert(text, notes)
+    divs.alerts(text, notes)
     deflists.join_markers(text)
     html.break_lines(text)
     html.open_math_html(text)

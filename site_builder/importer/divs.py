@@ -37,6 +37,22 @@ CALLOUT_ALIASES = {
     "hint": "tip",
     "example": "note",
     "question": "note",
+    # Obsidian's (and Quartz's) callout types beyond GitHub's five alerts.
+    "abstract": "note",
+    "summary": "note",
+    "tldr": "note",
+    "todo": "note",
+    "help": "note",
+    "faq": "note",
+    "quote": "note",
+    "cite": "note",
+    "check": "tip",
+    "done": "tip",
+    "attention": "warning",
+    "failure": "caution",
+    "fail": "caution",
+    "missing": "caution",
+    "bug": "caution",
 }
 
 
@@ -136,3 +152,26 @@ def hugo_callouts(text: Text, notes: PostNotes) -> None:
         return f"\n\n::: {{.callout-{kind}}}\n{match.group(3).strip()}\n:::\n\n"
 
     text.sub(HUGO_CALLOUT, callout)
+
+
+# GitHub's alerts (``> [!NOTE]``) and Obsidian's callouts (``> [!example]- Title``, the
+# ``-``/``+`` folding it): a blockquote whose first line names its kind.
+ALERT = re.compile(r"(?m)^[ \t]*> ?\[!([\w-]+)\][+-]?[ \t]*([^\n]*)\n((?:[ \t]*>[^\n]*(?:\n|$))*)")
+
+
+def alerts(text: Text, notes: PostNotes) -> None:
+    """Alerts and callouts written as blockquotes become this site's callouts; a kind it
+    does not know is a note, and reported."""
+
+    def alert(match: Match[str], line: int) -> str:
+        name, title, body = match.group(1), match.group(2).strip(), match.group(3)
+        kind = callout_kind(name)
+        if kind is None:
+            notes.add(line, f"callout [!{name}] has no kind here: it is a note")
+            kind = "note"
+        inner = re.sub(r"(?m)^[ \t]*> ?", "", body).rstrip("\n")
+        quoted = title.replace('"', "'")  # the attribute parser reads no escapes
+        head = f'::: {{.callout-{kind} title="{quoted}"}}' if title else f"::: {{.callout-{kind}}}"
+        return f"{head}\n{inner}\n:::\n" if inner else f"{head}\n:::\n"
+
+    text.sub(ALERT, alert)
