@@ -212,3 +212,23 @@ def test_a_blogdown_source_gives_way_to_its_rendered_twin(tmp_path: Path) -> Non
     assert [p.source.name for p in report.posts] == ["a.markdown", "b.Rmd"]
     assert "## [1] 1" in (into / "a.md").read_text()
     assert "```r\nplot(1)\n```" in (into / "b.md").read_text()
+
+
+def test_a_pelican_img_tag_is_an_image_found_in_its_content_folder(tmp_path: Path) -> None:
+    """``{% img /images/nn.png [nn] %}`` (Pelican's liquid_tags) was commented out as an
+    unknown Liquid tag, its figure lost; ``/images/`` is ``content/images/`` there."""
+    old = tmp_path / "old"
+    (old / "content/images").mkdir(parents=True)
+    (old / "content/posts").mkdir()
+    (old / "pelicanconf.py").write_text("PATH = 'content'\nSTATIC_PATHS = ['images']\n")
+    (old / "content/images/nn.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (old / "content/posts/fwd.md").write_text(
+        "Title: Forward\nDate: 2018-07-18\n\nA network:\n\n{% img /images/nn.png [nn] %}\n\n"
+        '{% img left http://e.org/a.png 300 200 "A title" "An alt" %}\n'
+    )
+    into = tmp_path / "site/content/posts"
+    report = import_posts(old, into)
+    assert [str(n) for n in report.notes] == []
+    written = (into / "fwd/index.md").read_text()
+    assert "![nn](nn.png)" in written and "![An alt](http://e.org/a.png)" in written
+    assert (into / "fwd/nn.png").is_file()

@@ -8,6 +8,7 @@ reads them, never in dependencies, build output or the repository's own document
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from site_builder.importer import jekyll
@@ -80,7 +81,7 @@ def find_posts(source: Path, fmt: str) -> tuple[list[Path], list[Path]]:
         files = [  # Jekyll ignores files whose name starts with _ or .
             p for folder in folders for p in _walk(folder, MARKDOWN) if not p.name.startswith("_")
         ]
-        return sorted(files), [source]
+        return sorted(files), [source, *_pelican_content(source)]
     if fmt == "hugo":
         content = source / "content" if (source / "content").is_dir() else source
         pages = [p for p in _walk(content, MARKDOWN + R_MARKDOWN) if p.stem != "_index"]
@@ -95,3 +96,14 @@ def find_posts(source: Path, fmt: str) -> tuple[list[Path], list[Path]]:
         and (p.suffix != ".md" or p.name == "index.md")
     ] or _walk(source, (".qmd",))
     return sorted(files), [source]
+
+
+def _pelican_content(source: Path) -> list[Path]:
+    """Pelican serves ``content/images/x.png`` (its ``PATH``'s static folders) at
+    ``/images/x.png``: that folder is a root the posts' images are found in."""
+    config = source / "pelicanconf.py"
+    if not config.is_file():
+        return []
+    found = re.search(r"(?m)^PATH\s*=\s*['\"]([^'\"]+)['\"]", config.read_text(errors="replace"))
+    folder = source / (found.group(1) if found else "content")
+    return [folder] if folder.is_dir() else []

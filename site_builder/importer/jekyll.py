@@ -53,6 +53,25 @@ HIGHLIGHT = re.compile(
 )
 MERMAID = re.compile(r"(?s)\{%-?\s*mermaid\s*-?%\}\n?(.*?)\{%-?\s*endmermaid\s*-?%\}")
 # Not one quoted as code (al-folio's example post writes `<d-code>` in its prose).
+# Octopress's and Pelican's (liquid_tags) image tag: ``{% img [class] src [width [height]]
+# [title ["alt"]] %}``.
+IMG_TAG = re.compile(r"\{%-?\s*img\s+(.*?)\s*-?%\}")
+_IMG_PARTS = re.compile(
+    r"(?:(?P<cls>[^\s/]+(?:\s+[^\s/]+)*)\s+)??(?P<src>(?:https?://|/)\S+|\S+/\S+|\S+\.\w{3,4})"
+    r"(?:\s+\d+(?:\s+\d+)?)?(?:\s+(?P<title>.+))?$"
+)
+
+
+def _img_tag(params: str) -> str | None:
+    """The Markdown image an ``{% img %}`` tag showed; None if it names no image."""
+    found = _IMG_PARTS.match(params.strip())
+    if found is None:
+        return None
+    words = re.findall(r'"([^"]*)"', found.group("title") or "")
+    alt = words[-1] if words else (found.group("title") or "").strip().strip("[]'")
+    return f"![{_bracket_safe(alt)}]({found.group('src')})"
+
+
 D_CODE = re.compile(r'(?s)(?<!`)<d-code\b(?:[^>]*?\blanguage="([\w+-]+)")?[^>]*>\n?(.*?)</d-code>')
 D_MATH_BLOCK = re.compile(r"(?s)<d-math\s+block[^>]*>(.*?)</d-math>")
 D_MATH = re.compile(r"(?s)<d-math>(.*?)</d-math>")
@@ -88,6 +107,7 @@ def convert(text: Text, ctx: PostContext) -> None:
     text.sub(RAW_TAG, lambda m, _l: "")
     text.sub(HIGHLIGHT, lambda m, _l: text.hide(_fence(m.group(2), m.group(3), m.group(1))))
     text.sub(D_CODE, lambda m, _l: text.hide(_fence(m.group(1) or "", html.unescape(m.group(2)))))
+    text.sub(IMG_TAG, lambda m, _l: _img_tag(m.group(1)) or m.group(0))
     markup.mask_code(text)
     text.sub(TUFTE_MATH, lambda m, _l: _tufte_math(m.group(1), m.group(2)))
     text.sub(TUFTE_NOTE, lambda m, _l: _tufte_note(m.group(1), m.group(2) or m.group(3) or ""))
