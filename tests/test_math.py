@@ -126,6 +126,12 @@ def test_norms_have_equal_bars() -> None:
     assert texts(convert(r"\lvert x\rvert", False), "mo") == ["|", "|"]
 
 
+def test_angle_brackets_after_left_and_right_stand_apart_from_the_next_letter() -> None:
+    """``\\left <m \\right >`` was rewritten to ``\\left\\langlem``: an unknown command."""
+    out = convert_md(r"$\left <m \right >$")
+    assert texts(out, "mo") == ["⟨", "⟩"] and texts(out, "mi") == ["m"]
+
+
 def test_array_rules_are_kept() -> None:
     out = convert(r"\begin{array}{cc|c} 1 & 2 & 3 \\ 4 & 5 & 6 \end{array}", True)
     for row in elements(out, "mtr"):

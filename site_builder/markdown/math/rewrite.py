@@ -196,7 +196,7 @@ def rewrite_common(source: Source, display: bool = False) -> None:
     source.sub(_SIZE, lambda m: source.marker(f"font-size:{SIZES[m.group(1)]}em"))
     source.edit(_colorboxes(source))
     source.sub(_SMASH, lambda m: "")
-    source.sub(_ANGLE, lambda m: f"\\{m.group(1)}\\{'langle' if m.group(2) == '<' else 'rangle'}")
+    source.sub(_ANGLE, lambda m: f"\\{m.group(1)}\\{'langle' if m.group(2) == '<' else 'rangle'} ")
     source.sub(_HEX, _hex_colour)
     source.sub(_STAR, lambda m: m.group() if m.group(1) in _STARRED else f"\\{m.group(1)} *")
     source.sub(_SCRIPT_LIMITS, lambda m: f"\\{m.group(2)}{m.group(1)}")  # before mathop_limits
