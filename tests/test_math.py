@@ -132,6 +132,16 @@ def test_angle_brackets_after_left_and_right_stand_apart_from_the_next_letter() 
     assert texts(out, "mo") == ["⟨", "⟩"] and texts(out, "mi") == ["m"]
 
 
+def test_a_colour_or_size_switched_inside_text_colours_the_rest_of_it() -> None:
+    """``\\color`` inside ``\\text{}`` (issue 25, item 5) and KaTeX's ``\\text{\\small x}``
+    stopped with "Not valid in text mode"; MathJax colours the rest of the text."""
+    out = convert_md(r"$\text{The dog \color{#699C52}chased \color{black}another dog}$")
+    words = [" ".join(t.split()) for t in texts(out, "mtext")]  # spaces are no-break here
+    assert words == ["The dog", "chased", "another dog"]
+    assert 'style="color:#699C52;"><mtext>chased' in out
+    assert '<mrow style="font-size:0.9em"><mtext> (F.L.1)' in convert_md(r"$\text{\small (F.L.1)}$")
+
+
 def test_array_rules_are_kept() -> None:
     out = convert(r"\begin{array}{cc|c} 1 & 2 & 3 \\ 4 & 5 & 6 \end{array}", True)
     for row in elements(out, "mtr"):

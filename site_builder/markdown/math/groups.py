@@ -70,6 +70,42 @@ def math_in_text(text: str) -> list[Edit]:
     return edits
 
 
+_SWITCH = re.compile(r"\\color\s*(?:\[[^\]]*\])?\s*\{[^{}]*\}")
+
+
+def text_switches(text: str) -> list[Edit]:
+    """``\\text{The dog \\color{green}chased}``: a colour (or a size, which is a colour
+    marker by now) switched inside text, which MathJax allows and math-core does not.
+    The text is split where it switches, the rest in a coloured group of its own."""
+    edits: list[Edit] = []
+    for match in _TEXT.finditer(text):
+        close = group_end(text, match.end() - 1)
+        if close is None or (edits and match.start() < edits[-1][1]):
+            continue
+        command = match.group().rstrip("{").rstrip()
+        split = _split_at_switch(command, text[match.end() : close])
+        if split is not None:
+            edits.append((match.start(), close + 1, split))
+    return edits
+
+
+def _split_at_switch(command: str, body: str) -> str | None:
+    depth, i = 0, 0
+    while i < len(body):
+        if body[i] == "\\":
+            switch = _SWITCH.match(body, i)
+            if switch is None or depth:
+                i += 2
+                continue
+            rest = body[switch.end() :]
+            after = _split_at_switch(command, rest) or f"{command}{{{rest}}}"
+            before = f"{command}{{{body[:i]}}}" if body[:i] else ""
+            return f"{before}{{{switch.group()}{after}}}"
+        depth += {"{": 1, "}": -1}.get(body[i], 0)
+        i += 1
+    return None
+
+
 def mathop_limits(text: str) -> list[Edit]:
     """``\\mathop{X}\\limits_{a}^{b}`` as ``\\overset{b}{\\underset{a}{\\mathop{X}}}``."""
     edits: list[Edit] = []

@@ -205,6 +205,7 @@ def rewrite_common(source: Source, display: bool = False) -> None:
     source.edit(groups.array_specs(source.text))
     source.edit(groups.text_underscores(source.text))
     source.edit(groups.math_in_text(source.text))
+    source.edit(groups.text_switches(source.text))
     source.sub(groups.EQNARRAY, groups.eqnarray)
     source.edit(groups.operator_names(source.text, display))
     source.edit(groups.mathop_limits(source.text))
