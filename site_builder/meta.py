@@ -69,11 +69,11 @@ def page_meta(
 def home_meta(config: SiteConfig) -> PageMeta:
     """Meta for the home page: with a profile (``author:`` as a mapping), a schema.org
     ``Person`` for the site's author (site_builder/profile.py)."""
-    from site_builder.profile import person_ld
-
     meta = page_meta(config, "")
     if config.profile is None:
         return meta
+    from site_builder.profile import person_ld  # only a site with a profile imports it
+
     ld = person_ld(config.profile, config.absolute_url(""), config.absolute_url)
     return dataclasses.replace(meta, json_ld=script_json(ld))
 

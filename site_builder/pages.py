@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     import jinja2
 
     from site_builder.frontmatter import SourcePost
+    from site_builder.publications import Publication
     from site_builder.routes import Routes, SourceRoute
 
 
@@ -225,12 +226,14 @@ def render_listing_pages(
 def _home(env: jinja2.Environment, site: Site, routes: Routes, home: Post | None) -> str:
     """The home text, the profile (``author:`` as a mapping) with the selected papers, and
     the recent posts."""
-    from site_builder.publications import selected
-
     meta = home_meta(site.config)
     if home is not None and home.source.description:
         meta = dataclasses.replace(meta, description=home.source.description)
-    papers = selected(site.publications) if site.publications else ()
+    papers: tuple[Publication, ...] = ()
+    if site.publications:  # only a site with publications imports them
+        from site_builder.publications import selected
+
+        papers = selected(site.publications)
     return render_template(
         env,
         "index.html",

@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
+import os
 import re
 import sys
 import traceback
@@ -251,9 +252,30 @@ def _import(folder: str, module: str, stamp: tuple[tuple[str, int], ...]) -> Any
     writing = sys.dont_write_bytecode
     sys.dont_write_bytecode = True  # no __pycache__ in the site's folder
     try:
-        return importlib.import_module(f"{package}.{module}")
+        with one_blas_thread():
+            return importlib.import_module(f"{package}.{module}")
     finally:
         sys.dont_write_bytecode = writing
+
+
+@contextmanager
+def one_blas_thread() -> Iterator[None]:
+    """NumPy first imported by a site's code starts OpenBLAS with one thread, not one a core.
+
+    OpenBLAS starts its threads as it loads, and they spin a while: 0.08 CPU-seconds of the
+    seed's cold build of 1.0, for a figure's small arrays, where a large build's workers
+    have the cores already. Only the load reads the variable, so it is put back after (a
+    notebook's kernel, started later, gets the environment as it was); one set by the
+    user is kept."""
+    name = "OPENBLAS_NUM_THREADS"
+    if name in os.environ:
+        yield
+        return
+    os.environ[name] = "1"
+    try:
+        yield
+    finally:
+        del os.environ[name]
 
 
 def fingerprints(specs: tuple[WidgetSpec, ...]) -> str:
