@@ -83,6 +83,13 @@ def find_font(root: Path) -> Path | None:
     return None
 
 
+def preload() -> None:
+    """Import the subsetting libraries ahead of :func:`subset_woff2` (a helper process does,
+    while the main one renders the posts whose characters it will need: ``Session``)."""
+    import uharfbuzz  # noqa: F401
+    from fontTools.ttLib import woff2  # noqa: F401
+
+
 def subset_woff2(source: Path, chars: frozenset[str]) -> bytes:
     """WOFF2 bytes of ``source`` cut down to ``chars``."""
     return _subset(source.read_bytes(), chars)

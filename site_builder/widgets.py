@@ -30,8 +30,8 @@ import re
 import sys
 import traceback
 import types
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from functools import cache, partial
 from pathlib import Path
@@ -218,6 +218,14 @@ def author_frame(exc: BaseException, folder: Path, root: Path) -> tuple[Path, in
         if path.is_absolute() and path.resolve().is_relative_to(base):
             found = (path.resolve().relative_to(root.resolve()), int(lineno))
     return found
+
+
+def preload(root: Path, names: Iterable[str]) -> None:
+    """Import these widgets' modules ahead of their first ``data()`` (a helper process does,
+    while the main one parses: ``Session``). A failure is left for that call to report."""
+    for name in names:
+        with suppress(Exception):
+            load_module(root, name)
 
 
 def load_module(root: Path, name: str, module: str = "widget") -> Any:

@@ -20,7 +20,7 @@ from site_builder.incremental.cache import Cache
 from site_builder.incremental.keys import code_version, hash_parts
 
 if TYPE_CHECKING:
-    from concurrent.futures import Future
+    from concurrent.futures import Executor, Future
 
     import jinja2
     from jinja2.bccache import Bucket
@@ -119,20 +119,32 @@ def font_key(source: Path, chars: frozenset[str]) -> str:
 
 
 def widget_runners(
-    config: SiteConfig, cache: Cache
+    config: SiteConfig, cache: Cache, helper: Executor | None = None
 ) -> dict[str, Callable[[Mapping[str, str]], WidgetOutput]]:
     """``widgets.runners``, remembered by the widget folder's files and the params: an edit
-    of ``widget.py`` runs it again, an unchanged widget costs a lookup."""
+    of ``widget.py`` runs it again, an unchanged widget costs a lookup. ``helper`` is a
+    process that runs them (see ``Session``)."""
 
     def runner(spec: widgets.WidgetSpec) -> Callable[[Mapping[str, str]], WidgetOutput]:
         def run(params: Mapping[str, str]) -> WidgetOutput:
             found = widgets.key(spec, params)
             make = partial(widgets.compute, spec, config.root, params)
+            if helper is not None:
+                make = partial(_on, helper, make)
             return widgets.memo(found, partial(_remembered, cache, "widget", found, make))
 
         return run
 
     return {spec.name: runner(spec) for spec in config.widgets}
+
+
+def _on(helper: Executor, make: Callable[[], T]) -> T:
+    """``make()`` run by ``helper``; run here again if it failed there, so that an error is
+    reported exactly as it would be here."""
+    try:
+        return helper.submit(make).result()
+    except Exception:
+        return make()
 
 
 def plot_runner(

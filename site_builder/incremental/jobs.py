@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from site_builder import content, fonts, render
 from site_builder.config import SiteConfig
@@ -22,6 +22,9 @@ from site_builder.incremental.entries import dump_entry
 from site_builder.markdown import Rendered, Summary
 from site_builder.routes import SourceRoute
 from site_builder.writer import OutputEntry, Stage
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,7 @@ class WorkerState:
     cache: Cache
     stage_root: Path | None = None  # where pages go: sent with each batch of jobs
     env: Any = None  # jinja2.Environment, made on first use in each process
+    helper: Executor | None = None  # runs the widgets (a small site's cold build: ``Session``)
 
 
 _STATE: WorkerState | None = None
@@ -69,6 +73,12 @@ def set_state(config: SiteConfig, cache: Cache) -> None:
     """Called before forking (inherited) or as a pool initializer (spawn/forkserver)."""
     global _STATE
     _STATE = WorkerState(config, cache)
+
+
+def set_helper(helper: Executor) -> None:
+    """The widgets run on ``helper`` from now on (set in the main process only)."""
+    assert _STATE is not None, "set_state() must run before set_helper()"
+    _STATE.helper = helper
 
 
 def warm_up() -> None:
@@ -109,7 +119,9 @@ def cached_render(job: PostJob, config: SiteConfig, cache: Cache) -> tuple[Rende
     last = cache.state.get_render(job.last_render_key) if job.last_render_key else None
     memo = last.fragments if isinstance(last, Rendered) else None
     source, body, text = content.reload(job.route.source, config)
-    runners = cached.widget_runners(config, cache), cached.plot_runner(source, config, cache)
+    helper = _STATE.helper if _STATE is not None else None
+    widgets = cached.widget_runners(config, cache, helper)
+    runners = widgets, cached.plot_runner(source, config, cache)
     memo = memo if isinstance(memo, dict) else None
     rendered = render.render_markdown(body, job.inputs, config.root, memo, runners, text)
     return rendered, True

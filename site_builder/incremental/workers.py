@@ -1,7 +1,9 @@
 """Worker processes for post jobs: one per core when there are enough posts to render.
 
-Fewer than ``PARALLEL_THRESHOLD`` posts (an edit) render inline: a worker's start-up
-and imports cost more than one post's render. ``--jobs 1`` always renders inline:
+Fewer than ``PARALLEL_THRESHOLD`` posts (an edit, a small site) render inline: a worker's
+start-up and imports cost more than one post's render. A small site's cold build still
+forks one worker, its helper, for the slow work beside the posts (``Session``: the
+widgets' data, the math font). ``--jobs 1`` always renders inline, with no helper:
 it is the reference the parallel output must equal. A cold build of many posts
 starts its workers before loading (``starts_early``), forked once the main process has
 imported what rendering needs (``jobs.warm_up``): the workers inherit it instead of
@@ -101,6 +103,11 @@ class Workers:
         spawned worker inherits nothing from the main process, so nothing to gain)."""
         return posts >= PARALLEL_THRESHOLD and self.cores > 1 and start_method() == "fork"
 
+    def helps(self) -> bool:
+        """Whether a small site's cold build forks a helper: there is a second core, and the
+        helper forks (spawned, it would import again what it needs, for longer than it saves)."""
+        return self.cores > 1 and start_method() == "fork"
+
     def start(self, processes: int) -> None:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
@@ -137,7 +144,7 @@ class Workers:
         if many and self.size < self.cores:
             self.stop()
             self.start(self.cores)
-        if not jobs or self.pool is None:
+        if not many or self.pool is None:  # a small site's pool is its helper
             post_jobs.set_stage(stage_root)
             yield from map(post_jobs.run_job, jobs)  # one at a time: results hold page bytes
             return
