@@ -26,7 +26,7 @@ from site_builder.build import build
 from site_builder.config import load_config
 from site_builder.errors import BuildError, BuildErrors
 from site_builder.writer import STAGING_PREFIX, recover
-from tests.conftest import SITES, make_site, tree_digest
+from tests.conftest import ROOT, SITES, make_site, tree_digest
 
 SCHOLAR = SITES / "scholar"
 
@@ -57,6 +57,31 @@ def test_parallel_equals_serial(tmp_path: Path) -> None:
     site = make_corpus(tmp_path / "site", 40)
     build(load_config(site), tmp_path / "parallel", jobs=2, use_cache=False)
     assert tree_digest(tmp_path / "parallel") == clean_build(site, tmp_path / "serial")
+
+
+def test_a_small_sites_cold_build_with_its_helper_equals_serial(tmp_path: Path) -> None:
+    """A small site's cold build forks one helper for its widgets and the math font
+    (``Session._start_helper``): run in a process of its own (no threads, so it forks),
+    this repository's site (the seed's widget, formulas) gives a clean serial build's
+    bytes, and a widget that reports its process ran in the helper, not in the build's."""
+    site = make_site(tmp_path / "site", ROOT)
+    command = [sys.executable, "-m", "site_builder", "-C", str(site), "build", "--jobs", "2"]
+    subprocess.run([*command, "--quiet", "--no-cache"], check=True)
+    assert tree_digest(site / "public") == clean_build(site, tmp_path / "serial")
+
+    widget = site / "widgets/which-process"
+    widget.mkdir()
+    (widget / "widget.py").write_text("import os\n\ndef data(params):\n    return os.getpid()\n")
+    (widget / "widget.js").write_text("export default function (figure, data) {}\n")
+    (widget / "fallback.html").write_text("<p>{{ data }}</p>\n")
+    figure = '::: {#fig-pid widget="which-process"}\nWhich process ran it.\n:::\n'
+    front = "---\ntitle: Pid\ndate: 2026-01-02\n---\n\n"
+    (site / "content/posts/pid.md").write_text(front + figure)
+    shutil.rmtree(site / "public")
+    build_process = subprocess.Popen([*command, "--quiet", "--no-cache"])
+    assert build_process.wait() == 0
+    ran_in = json.loads((site / "public/posts/pid/which-process.json").read_bytes())
+    assert isinstance(ran_in, int) and ran_in != build_process.pid
 
 
 def test_a_cold_build_with_early_workers_equals_serial(tmp_path: Path) -> None:
