@@ -40,15 +40,12 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
 from html import escape
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from site_builder.incremental.keys import hash_parts
+from site_builder.incremental.keys import hash_parts, installed_version
 
 if TYPE_CHECKING:  # a build whose shards are all kept starts no Pagefind
     from site_builder.indexer import Indexer
@@ -244,13 +241,6 @@ def start_indexer(language: str) -> Indexer:
     return Indexer(language, (".sidenote", ".heading-anchor", ".footnote-backref"))
 
 
-@cache
 def _pagefind_version() -> str:
-    """Part of every shard's key: another Pagefind writes another index. Read from the name
-    of its ``pagefind_bin-<version>.dist-info`` folder, the first on ``sys.path`` as
-    ``importlib.metadata.version`` finds it, without importing that (20 ms or more, a tenth
-    of an edit's rebuild)."""
-    for folder in sys.path:
-        for info in sorted(Path(folder or ".").glob("pagefind_bin-*.dist-info")):
-            return info.name.removeprefix("pagefind_bin-").removesuffix(".dist-info")
-    return "none"
+    """Part of every shard's key: another Pagefind writes another index."""
+    return installed_version("pagefind_bin")

@@ -60,7 +60,7 @@ def code_version() -> str:
     for rel in _package_sources():
         digest.update(rel.encode())
         digest.update((PACKAGE / rel).read_bytes())
-    installed = _installed_versions()
+    installed = installed_versions()
     for name in LIBRARIES:
         digest.update(f"{name}={installed.get(_normalise(name), 'none')}".encode())
     return digest.hexdigest()
@@ -73,17 +73,24 @@ def code_stamp() -> tuple[object, ...]:
     for rel in _package_sources():
         stat = os.stat(PACKAGE / rel)
         stats.append((rel, stat.st_size, stat.st_mtime_ns))
-    installed = _installed_versions()
+    installed = installed_versions()
     return (*stats, *(installed.get(_normalise(name), "none") for name in LIBRARIES))
+
+
+def installed_version(name: str) -> str:
+    """The version of an installed distribution (``pagefind_bin``), "none" if not installed."""
+    return installed_versions().get(_normalise(name), "none")
 
 
 def _normalise(name: str) -> str:
     return re.sub(r"[-_.]+", "_", name).lower()
 
 
-def _installed_versions() -> dict[str, str]:
-    """Versions from ``*.dist-info`` folder names: importlib.metadata would cost more start-up
-    time than a whole no-op build."""
+@cache
+def installed_versions() -> dict[str, str]:
+    """Versions from ``*.dist-info`` folder names, the first found on ``sys.path`` as
+    ``importlib.metadata`` finds them: importing that would cost more start-up time than
+    a whole no-op build."""
     versions: dict[str, str] = {}
     for entry in sys.path:
         try:
