@@ -221,8 +221,11 @@ def author_frame(exc: BaseException, folder: Path, root: Path) -> tuple[Path, in
 
 
 def preload(root: Path, names: Iterable[str]) -> None:
-    """Import these widgets' modules ahead of their first ``data()`` (a helper process does,
-    while the main one parses: ``Session``). A failure is left for that call to report."""
+    """Import these widgets' modules, and Jinja for their fallbacks, ahead of their first
+    ``data()`` (a helper process does, while the main one parses: ``Session``). A failure
+    is left for that call to report."""
+    import jinja2  # noqa: F401
+
     for name in names:
         with suppress(Exception):
             load_module(root, name)

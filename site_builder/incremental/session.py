@@ -83,9 +83,10 @@ class Session:
     def _start_helper(self) -> None:
         """A small site's cold build renders its posts here, and forks one worker for what
         is slow beside them (0.3 of the seed's 0.9 CPU-seconds): it imports the site's
-        widgets (NumPy) while this process imports the Markdown libraries and parses, runs
-        their ``data()`` when a figure asks (``cached.widget_runners``), then imports the
-        font libraries and subsets the math font while the listings render (``_start_font``)."""
+        widgets (NumPy) while this process imports what the posts need (``warm_up``), runs
+        their ``data()`` when a figure asks (``cached.widget_runners``), then subsets the
+        math font, its libraries imported meanwhile, while the listings render here
+        (``_start_font``)."""
         self.workers.start(1)
         helper = self.workers.pool
         assert helper is not None
@@ -94,6 +95,7 @@ class Session:
             helper.submit(widgets.preload, self.config.root, names)
         helper.submit(fonts.preload)
         set_helper(helper)
+        warm_up()
 
     def __enter__(self) -> Session:
         return self
