@@ -232,3 +232,33 @@ def test_a_pelican_img_tag_is_an_image_found_in_its_content_folder(tmp_path: Pat
     written = (into / "fwd/index.md").read_text()
     assert "![nn](nn.png)" in written and "![An alt](http://e.org/a.png)" in written
     assert (into / "fwd/nn.png").is_file()
+
+
+def test_jekyll_scholar_citations_use_the_sites_bibliography(tmp_path: Path) -> None:
+    """``{% cite key %}`` with the ``.bib`` named in ``_config.yml``'s ``scholar:`` block
+    (not in the post): the key was kept as text and ``{% bibliography --cited %}``
+    commented out, so the post had no references."""
+    old = tmp_path / "old"
+    (old / "_posts").mkdir(parents=True)
+    (old / "_bib").mkdir()
+    (old / "_config.yml").write_text(
+        "plugins: [jekyll-scholar]\nscholar:\n  bibliography: biblio\n  bibliography_dir: _bib\n"
+    )
+    (old / "_bib/biblio.bib").write_text(
+        "@book{levine2018,\n  author = {Levine, Sergey},\n  title = {Control as Inference},\n"
+        "  year = {2018}\n}\n"
+    )
+    (old / "_posts/2020-01-01-cite.md").write_text(
+        "---\ntitle: Cite\n---\nSoft RL {% cite levine2018 %} works.\n\n"
+        "{% bibliography --cited %}\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content/posts")
+    assert [str(n) for n in report.notes] == []
+    post = site / "content/posts/cite"
+    assert "Soft RL [@levine2018] works.\n" in (post / "index.md").read_text()
+    assert "bibliography: biblio.bib" in (post / "index.md").read_text()
+    assert (post / "biblio.bib").is_file()
+    build(load_config(site), site / "public", jobs=1, use_cache=False)
+    page = (site / "public/posts/cite/index.html").read_text()
+    assert "Levine, S. (2018)" in page and "{%" not in page

@@ -133,9 +133,8 @@ def convert_post(
         front = {k: v for k, v in front.items() if k in PAGE_KEYS}
     assets = Assets(path.parent, roots)
     written: dict[str, str] = {}  # files whose text the import changed, by name
-    bib_keys, renamed = bib.bring(
-        source.meta.get("bibliography"), path, roots, front, written, notes
-    )
+    bibliography = source.meta.get("bibliography") or bib.scholar(site_vars, text.text)
+    bib_keys, renamed = bib.bring(bibliography, path, roots, front, written, notes)
     if isinstance(passthrough, bool):  # every delimiter, or none
         passthrough = common.DELIMITERS if passthrough else frozenset()
     ctx = common.PostContext(
