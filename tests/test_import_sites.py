@@ -3,6 +3,7 @@ tools read, same-named bundles, pasted page wrappers (issue 25, items 7, 11 and 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -262,3 +263,34 @@ def test_jekyll_scholar_citations_use_the_sites_bibliography(tmp_path: Path) -> 
     build(load_config(site), site / "public", jobs=1, use_cache=False)
     page = (site / "public/posts/cite/index.html").read_text()
     assert "Levine, S. (2018)" in page and "{%" not in page
+
+
+def test_a_quarto_post_comes_with_the_output_its_frozen_render_kept(tmp_path: Path) -> None:
+    """``freeze: auto`` keeps each post's last render in ``_freeze/``: its cells' printed
+    output and figures came across as nothing ("kept as code; its output is not
+    included") though the project held them."""
+    old = tmp_path / "old"
+    post = old / "posts/week-1.qmd"
+    frozen = old / "_freeze/posts/week-1"
+    (frozen / "execute-results").mkdir(parents=True)
+    (frozen / "figure-html").mkdir()
+    (old / "_quarto.yml").write_text("project:\n  type: website\nexecute:\n  freeze: auto\n")
+    post.parent.mkdir()
+    post.write_text("---\ntitle: Week 1\ndate: 2020-04-19\n---\n\n```{r}\nmean(x)\n```\n")
+    (frozen / "figure-html/chunk-2-1.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    render = (
+        "---\ntitle: Week 1\ndate: 2020-04-19\n---\n\n::: {.cell}\n\n```{.r .cell-code}\n"
+        "mean(x)\n```\n\n::: {.cell-output .cell-output-stdout}\n```\n[1] 0.5288668\n```\n"
+        ":::\n:::\n\n::: {.cell}\n::: {.cell-output-display}\n"
+        "![](week-1_files/figure-html/chunk-2-1.png){width=672}\n:::\n:::\n"
+    )
+    (frozen / "execute-results/html.json").write_text(
+        json.dumps({"hash": "x", "result": {"markdown": render, "supporting": []}})
+    )
+    into = tmp_path / "site/content/posts"
+    report = import_posts(old, into)
+    assert "_freeze/posts/week-1/execute-results/html.json (the last render" in str(report.notes[0])
+    written = (into / "week-1/index.md").read_text()
+    assert "```r\nmean(x)\n```" in written and "[1] 0.5288668" in written
+    assert "![](chunk-2-1.png){width=672}" in written
+    assert (into / "week-1/chunk-2-1.png").is_file()

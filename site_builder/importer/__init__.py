@@ -97,6 +97,8 @@ def convert_post(
         return Converted("", "", {}, notes, skipped=why)
     except OSError as exc:
         return Converted("", "", {}, notes, skipped=f"cannot read it: {exc.strerror or exc}")
+    if fmt == "quarto":
+        raw = quarto.frozen(path, roots, notes) or raw
     raw = common.strip_controls(raw, notes)
     source = frontmatter.split(raw, notes)
     meta = frontmatter.with_date({**(defaults or {}), **source.meta})  # a listing's under it
