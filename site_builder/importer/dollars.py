@@ -43,23 +43,31 @@ def entity_delimiters(text: Text) -> None:
 
 
 def escape_lone_doubles(text: Text, notes: PostNotes) -> None:
-    """Escape a paragraph's only ``$$`` when it stands inside a line of text."""
+    """Escape a paragraph's unpaired ``$$`` when it stands inside a line of text: its only
+    one, or the last of an odd number (kramdown pairs them from the left) when none of
+    them stands at a line's edge, where it could open a display formula that goes on
+    past a blank line."""
     edits = []
     for match in PARAGRAPH.finditer(text.text):
         body = match.group(0)
         found = list(DOUBLE.finditer(body))
-        if len(found) != 1:
+        if len(found) % 2 == 0:
             continue
-        at = found[0].start()
-        before = body[body.rfind("\n", 0, at) + 1 : at]
-        end = body.find("\n", at)
-        after = body[at + 2 : len(body) if end < 0 else end]
-        if not before.strip(" \t>") or not after.strip():
+        inside = [_inside_a_line(body, m.start()) for m in found]
+        if not inside[-1] or (len(found) > 1 and not all(inside)):
             continue
-        where = match.start() + at
+        where = match.start() + found[-1].start()
         notes.add(text.line(where), "a $$ that closes nothing was kept as text")
         edits.append((where, where + 2, "\\$\\$"))  # the lines around keep their numbers
     text.splice(edits)
+
+
+def _inside_a_line(body: str, at: int) -> bool:
+    """Text on both sides of the ``$$`` at ``at``, on its line."""
+    before = body[body.rfind("\n", 0, at) + 1 : at]
+    end = body.find("\n", at)
+    after = body[at + 2 : len(body) if end < 0 else end]
+    return bool(before.strip(" \t>") and after.strip())
 
 
 # ``$$`` on a line, ``$$`` on the next, blank lines around: remark-math's (and kramdown's)
