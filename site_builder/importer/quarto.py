@@ -71,10 +71,13 @@ def convert(text: Text, ctx: PostContext) -> None:
     markup.mask_code(text)
     dollars.entity_delimiters(text)
     dollars.escape_lone_doubles(text, ctx.notes)
-    tex = [m for m in markup.BARE_DISPLAY.finditer(text.text) if TEX.search(m.group(1))]
-    if tex:  # pasted from a chatbot: meant as math, shown as text by the old page
+    bare = (markup.BARE_DISPLAY, markup.BARE_INLINE)
+    tex = [m for b in bare for m in b.finditer(text.text) if TEX.search(m.group(1))]
+    if tex:  # pasted from a chatbot: meant as math, shown as garbled text by the old page
         why = "not math for Quarto (Pandoc's tex_math_single_backslash is off by default)"
-        ctx.notes.add(text.line(tex[0].start()), f"\\[...\\] {why}: brought across as math")
+        first = min(tex, key=lambda m: m.start())
+        shown = "\\[...\\]" if first.group(0).startswith("\\[") else "\\(...\\)"
+        ctx.notes.add(text.line(first.start()), f"{shown} {why}: brought across as math")
     markup.normalise_math(text, ctx.notes, kramdown=False, backslash=bool(tex))
     markup.mask_math(text, ctx.notes, mathjax=False)
     drop_raw_tex(text, ctx)
