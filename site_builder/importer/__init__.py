@@ -187,7 +187,8 @@ def import_posts(
         site = into.parent.parent
     report = ImportReport(fmt or "jekyll")
     try:
-        fmt = report.format = fmt or finding.detect(source)
+        fmt = fmt or finding.detect(source)
+        report.format = finding.engine(source, fmt)
         files, roots = finding.find_posts(source, fmt)
         researcher = fmt == "jekyll" and alfolio.detect(source)
         if researcher:  # its pages, papers and profile too
