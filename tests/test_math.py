@@ -143,6 +143,13 @@ def test_a_colour_or_size_switched_inside_text_colours_the_rest_of_it() -> None:
     assert '<mrow style="font-size:0.9em"><mtext>\xa0(F.L.1)' in small
 
 
+def test_dollars_inside_text_inside_inline_math_are_one_formula() -> None:
+    """``$\\text{distance($x_0, t$)}$`` (issue 25, item 6): MathJax matches braces before
+    the closing ``$``; dollarmath closed at ``($`` and the subscript showed as ``_``."""
+    out = convert_md(r"$\text{distance($x_0, t$)}$ and")
+    assert texts(out, "mtext") == ["distance(", ")"] and "<msub><mi>x</mi><mn>0</mn>" in out
+
+
 def test_array_rules_are_kept() -> None:
     out = convert(r"\begin{array}{cc|c} 1 & 2 & 3 \\ 4 & 5 & 6 \end{array}", True)
     for row in elements(out, "mtr"):
