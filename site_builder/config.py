@@ -284,12 +284,9 @@ def math_macros(data: object, site: bool = False) -> tuple[tuple[str, str], ...]
     site.yaml's may also say ``errors:`` (checked by ``load_config``).
 
     Names are letters, with or without the backslash (``R`` or ``\\R``), or one other
-    character, a control symbol as ``\\def\\|{...}`` makes (``'\\|'``), expanded before
-    conversion as such a ``\\def`` is; a body uses ``#1``, ``#2`` for arguments, as
-    ``\\newcommand`` does.
+    character, a control symbol as ``\\def\\|{...}`` makes (``'\\|'``); a body uses
+    ``#1``, ``#2`` for arguments, as ``\\newcommand`` does.
     """
-    from site_builder.markdown.math.expand import here_macro
-
     if data is None:
         return ()
     if not isinstance(data, dict) or set(data) - ({"macros", "errors"} if site else {"macros"}):
@@ -310,9 +307,5 @@ def math_macros(data: object, site: bool = False) -> tuple[tuple[str, str], ...]
             )
         if not isinstance(value, str | int | float) or isinstance(value, bool):
             return f"math macro {name} must be LaTeX text"
-        if symbol:
-            arity = max((int(n) for n in re.findall(r"#(\d)", str(value))), default=0)
-            out.append(here_macro(name, arity, None, str(value)))
-        else:
-            out.append((name, str(value)))
+        out.append((name, str(value)))
     return tuple(out)

@@ -354,6 +354,20 @@ def test_macros_from_site_post_and_formulas() -> None:
     assert "𝔼" in texts(out, "mi")
 
 
+def test_a_control_symbol_macro_in_site_yaml_is_expanded() -> None:
+    """``\\def\\|{|}`` site-wide (issue 25, item 5): site.yaml said "letters only"."""
+    from site_builder.config import math_macros
+
+    macros = math_macros({"macros": {"\\|": "|", "E": r"\mathbb{E}"}}, site=True)
+    assert not isinstance(macros, str)
+    result = render("Norm $\\| x \\| + \\E$.\n", MarkdownContext("post.md", macros=macros))
+    out = re.search(r"<math.*</math>", result.html).group()  # type: ignore[union-attr]
+    assert texts(out, "mo")[0] == "|" and "𝔼" in texts(out, "mi")
+    assert "must be letters, as in R or norm, or one symbol" in str(
+        math_macros({"macros": {"ab1": "x"}})
+    )
+
+
 def test_a_post_may_redefine_a_builtin_and_errors_name_the_macro() -> None:
     out = convert_md("$$\\renewcommand{\\R}{\\mathcal{R}} \\newcommand{\\R}{x} \\R$$")
     assert "x" in texts(out, "mi")

@@ -55,8 +55,9 @@ class SiteMacros:
 
     def add(self, name: str, body: str, nargs: int | None, where: Note, problem: str) -> None:
         used = max((int(n) for n in ARGUMENT.findall(body)), default=0)
-        if not problem and not NAME.fullmatch(name):
-            problem = "site.yaml's macro names are letters only"
+        symbol = len(name) == 1 and not name.isalpha() and name not in "{}%#$ \t\n"
+        if not problem and not (NAME.fullmatch(name) or symbol):
+            problem = "site.yaml's macro names are letters, or one symbol (\\|)"
         if not problem and nargs is not None and nargs != used:
             problem = f"it takes {nargs} argument(s) but its body uses #{used} at most"
         if problem:

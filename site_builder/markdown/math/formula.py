@@ -153,7 +153,9 @@ def rewrite_macros(macros: Macros) -> Macros:
     """The site's and the front matter's macros, rewritten once as a formula would be (those
     math-core cannot take are kept to be expanded here, see ``expand``)."""
     return tuple(
-        as_here(name, body) if expanded_here(body) else (name, _with_colours(body, {}))
+        as_here(name, body)
+        if expanded_here(body) or not name.isalpha()  # a control symbol: ``\\|``
+        else (name, _with_colours(body, {}))
         for name, body in macros
     )
 
