@@ -12,7 +12,7 @@ from site_builder.build import build
 from site_builder.cli import main
 from site_builder.config import load_config
 from site_builder.importer import convert_post, import_posts
-from site_builder.importer.frontmatter import map_front_matter
+from site_builder.importer.frontmatter import map_front_matter, split
 from site_builder.importer.report import PostNotes
 from tests.conftest import ROOT, make_site
 
@@ -296,3 +296,12 @@ def test_a_quarto_post_comes_with_the_output_its_frozen_render_kept(tmp_path: Pa
     assert "```r\nmean(x)\n```" in written and "[1] 0.5288668" in written
     assert "![](chunk-2-1.png){width=672}" in written
     assert (into / "week-1/chunk-2-1.png").is_file()
+
+
+def test_a_tab_after_a_front_matter_value_is_read_as_hexo_reads_it() -> None:
+    """``date: 2024-03-07 20:26<TAB>``: js-yaml (Hexo) and Ruby's Psych take it; PyYAML
+    refused, so the whole front matter was ignored and the post became an undated page."""
+    notes = PostNotes(Path("p.md"))
+    source = split("---\ntitle: CF 1935\ndate: 2024-03-07 20:26\t\ntags:\n- acm\n---\nText.\n", notes)
+    assert source.meta["title"] == "CF 1935" and source.meta["tags"] == ["acm"]
+    assert notes.notes == []
