@@ -302,6 +302,7 @@ def test_a_tab_after_a_front_matter_value_is_read_as_hexo_reads_it() -> None:
     """``date: 2024-03-07 20:26<TAB>``: js-yaml (Hexo) and Ruby's Psych take it; PyYAML
     refused, so the whole front matter was ignored and the post became an undated page."""
     notes = PostNotes(Path("p.md"))
-    source = split("---\ntitle: CF 1935\ndate: 2024-03-07 20:26\t\ntags:\n- acm\n---\nText.\n", notes)
+    text = "---\ntitle: CF 1935\ndate: 2024-03-07 20:26\t\ntags:\n- acm\n---\nText.\n"
+    source = split(text, notes)
     assert source.meta["title"] == "CF 1935" and source.meta["tags"] == ["acm"]
     assert notes.notes == []
