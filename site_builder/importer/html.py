@@ -200,11 +200,10 @@ def caption_text(raw: str) -> str:
 _PARAGRAPH = re.compile(r"(?is)^([ \t]*)<p(?:\s[^>]*)?>((?:(?!<p[\s>]).)*?)</p\s*>[ \t]*$", re.M)
 _DETAILS_BODY = re.compile(r"(?is)(</summary\s*>)(.*?)(</details\s*>)")
 _PLACEHOLDER = re.compile("\x00\\d+\x00")
-# A table cell or list item in raw HTML (after its row's tag, ``<tr><td>``): its content,
+# A table cell or list item in raw HTML (anywhere on its line, ``<tr><td>``): its content,
 # set off by blank lines, is Markdown.
 _CELL = re.compile(
-    r"(?ims)^([ \t]*(?:<(?:tr|tbody|thead|ul|ol|dl)\b[^>\n]*>[ \t]*)*)(<(td|th|li|dd|dt)\b[^>]*>)"
-    r"((?:(?!<\3[\s>]|</\3\s*>).)*?)(</\3\s*>)"
+    r"(?ims)(^[ \t]*|)(<(td|th|li|dd|dt)\b[^>]*>)((?:(?!<\3[\s>]|</\3\s*>).)*?)(</\3\s*>)"
 )
 # A block element with no other of its kind inside (``<center>``, a ``<div>`` a theme styled).
 _CONTAINER = re.compile(
