@@ -342,3 +342,30 @@ def test_mathjaxs_physics_package_loaded_by_the_site(tmp_path: Path) -> None:
     build(load_config(site), site / "public", jobs=1)
     page = (site / "public/posts/q/index.html").read_text()
     assert "<mtext>if\xa0</mtext>" in page and "failed" not in page  # \hbox: text
+
+
+def test_macros_an_astro_config_imports_from_a_typescript_module(tmp_path: Path) -> None:
+    """Astro, Gatsby and Docusaurus pass KaTeX its macros in their configuration, often
+    from a module of the site's own (``import { katexMacros } from "./src/katex"``, with
+    no extension): those are the site's macros."""
+    old = tmp_path / "old"
+    (old / "src/content/blog").mkdir(parents=True)
+    (old / "astro.config.mjs").write_text(
+        'import rehypeKatex from "rehype-katex";\nimport { katexMacros } from "./src/katex";\n'
+        "export default {\n  markdown: {\n"
+        "    rehypePlugins: [[rehypeKatex, { macros: katexMacros }]],\n  },\n};\n"
+    )
+    (old / "src/katex.ts").write_text(
+        'export const katexMacros: Record<string, string> = {\n  "\\\\R": "\\\\mathbb{R}",\n'
+        '  "\\\\E": "\\\\mathbb{E}\\\\left[#1\\\\right]",\n};\n'
+    )
+    (old / "src/content/blog/a.md").write_text(
+        "---\ntitle: A\npubDate: 2023-01-02\n---\n\n$\\E{x} \\in \\R$\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content" / "posts")
+    assert yaml.safe_load((site / "site.yaml").read_text())["math"]["macros"] == {
+        "R": "\\mathbb{R}",
+        "E": "\\mathbb{E}\\left[#1\\right]",
+    }
+    assert report.posts[0].failed == 0
