@@ -368,6 +368,16 @@ def test_a_control_symbol_macro_in_site_yaml_is_expanded() -> None:
     )
 
 
+def test_macros_a_formula_leaves_in_force_carry_to_the_next_unchanged() -> None:
+    """``render_formula``'s macros after a definition (``\\nl`` sets its argument as text,
+    so it is expanded here) fed to the next formula were rewritten again, double-wrapped:
+    ``unknown LaTeX command \\nl``. The corpus measure chains formulas this way."""
+    from site_builder.markdown.math.coverage import converts, preamble_macros
+
+    macros = preamble_macros("\\newcommand{\\nl}[1]{\\textsf{#1}}\n\\def\\|{\\Vert}")
+    assert converts("\\nl{the} \\| x \\|", True, macros) is None
+
+
 def test_a_post_may_redefine_a_builtin_and_errors_name_the_macro() -> None:
     out = convert_md("$$\\renewcommand{\\R}{\\mathcal{R}} \\newcommand{\\R}{x} \\R$$")
     assert "x" in texts(out, "mi")
