@@ -283,8 +283,9 @@ def math_macros(data: object, site: bool = False) -> tuple[tuple[str, str], ...]
     """``math: {macros: {...}}`` (site.yaml or front matter), or what is wrong with it.
     site.yaml's may also say ``errors:`` (checked by ``load_config``).
 
-    Names are letters only, with or without the backslash (``R`` or ``\\R``); a body
-    uses ``#1``, ``#2`` for arguments, as ``\\newcommand`` does.
+    Names are letters, with or without the backslash (``R`` or ``\\R``), or one other
+    character, a control symbol as ``\\def\\|{...}`` makes (``'\\|'``); a body uses
+    ``#1``, ``#2`` for arguments, as ``\\newcommand`` does.
     """
     if data is None:
         return ()
@@ -296,9 +297,14 @@ def math_macros(data: object, site: bool = False) -> tuple[tuple[str, str], ...]
         return "math macros must be a mapping such as {R: '\\mathbb{R}'}"
     out = []
     for key, value in table.items():
-        name = str(key).removeprefix("\\")
-        if not _MACRO_NAME.fullmatch(name):
-            return f"math macro name {key!r} must be letters only, as in R or norm"
+        name = str(key)
+        name = name[1:] if name.startswith("\\") and len(name) > 1 else name
+        symbol = len(name) == 1 and not name.isalpha() and name not in "{}%#$ \t\n"
+        if not (_MACRO_NAME.fullmatch(name) or symbol):
+            return (
+                f"math macro name {key!r} must be letters, as in R or norm, or one symbol, "
+                "as in \\|"
+            )
         if not isinstance(value, str | int | float) or isinstance(value, bool):
             return f"math macro {name} must be LaTeX text"
         out.append((name, str(value)))

@@ -100,19 +100,18 @@ def test_the_old_sites_macros_are_written_into_site_yaml(tmp_path: Path) -> None
         "Cov": "\\operatorname{Cov}",
         "N": "\\mathbb{N}",
         "one": "\\mathbb{1}",
+        "|": "\\Vert",  # a control symbol, expanded before conversion
     }
     notes = [str(n) for n in report.notes]
     assert notes == [
         "old/_includes/mathjax.html:8: macro \\R defined again differently; "
         "the one at old/_layouts/default.html:7 is kept",
-        "old/_includes/mathjax.html:17: macro \\| not read: "
-        "site.yaml's macro names are letters only",
         "old/_layouts/default.html:9: macro \\half not read: JavaScript read \\f as an "
         "escape, not a backslash (write \\\\)",
         "old/_layouts/default.html:10: macro \\given not read: "
         "a default for its first argument cannot be written here",
     ]
-    assert report.macros and "11 site macros written to site.yaml" in report.summary()
+    assert report.macros and "12 site macros written to site.yaml" in report.summary()
     build(load_config(site), site / "public", jobs=1, use_cache=False)  # every formula converts
     assert "<math" in (site / "public/posts/kl/index.html").read_text()
 
@@ -343,3 +342,30 @@ def test_mathjaxs_physics_package_loaded_by_the_site(tmp_path: Path) -> None:
     build(load_config(site), site / "public", jobs=1)
     page = (site / "public/posts/q/index.html").read_text()
     assert "<mtext>if\xa0</mtext>" in page and "failed" not in page  # \hbox: text
+
+
+def test_macros_an_astro_config_imports_from_a_typescript_module(tmp_path: Path) -> None:
+    """Astro, Gatsby and Docusaurus pass KaTeX its macros in their configuration, often
+    from a module of the site's own (``import { katexMacros } from "./src/katex"``, with
+    no extension): those are the site's macros."""
+    old = tmp_path / "old"
+    (old / "src/content/blog").mkdir(parents=True)
+    (old / "astro.config.mjs").write_text(
+        'import rehypeKatex from "rehype-katex";\nimport { katexMacros } from "./src/katex";\n'
+        "export default {\n  markdown: {\n"
+        "    rehypePlugins: [[rehypeKatex, { macros: katexMacros }]],\n  },\n};\n"
+    )
+    (old / "src/katex.ts").write_text(
+        'export const katexMacros: Record<string, string> = {\n  "\\\\R": "\\\\mathbb{R}",\n'
+        '  "\\\\E": "\\\\mathbb{E}\\\\left[#1\\\\right]",\n};\n'
+    )
+    (old / "src/content/blog/a.md").write_text(
+        "---\ntitle: A\npubDate: 2023-01-02\n---\n\n$\\E{x} \\in \\R$\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content" / "posts")
+    assert yaml.safe_load((site / "site.yaml").read_text())["math"]["macros"] == {
+        "R": "\\mathbb{R}",
+        "E": "\\mathbb{E}\\left[#1\\right]",
+    }
+    assert report.posts[0].failed == 0

@@ -95,7 +95,8 @@ def test_a_quarto_posts_own_mathjax_macros_come_across_in_its_front_matter(
     )
     assert report.posts[0].failed == 0
     assert [str(n) for n in report.notes] == [
-        "old/posts/p.qmd:14: macro \\a-b not read: site.yaml's macro names are letters only"
+        "old/posts/p.qmd:14: macro \\a-b not read: "
+        "site.yaml's macro names are letters, or one symbol (\\|)"
     ]
 
 
@@ -330,3 +331,16 @@ def test_a_hugo_config_yml_is_read_for_the_format_and_its_passthrough(tmp_path: 
     site = make_site(tmp_path / "site", ROOT)
     import_posts(old, site / "content" / "posts")
     assert "  $\\mathbb{E}_{x} [ y ]$ holds." in (site / "content/posts/a.md").read_text()
+
+
+def test_backslash_parentheses_in_a_quarto_post_are_math_too(tmp_path: Path) -> None:
+    """``\\( \\alpha_{2}-\\alpha_{1} \\)``: Pandoc printed ``( _{2}-_{1} )`` (it drops
+    ``\\alpha`` as raw TeX); the author meant math, as with ``\\[...\\]``."""
+    post = tmp_path / "p.qmd"
+    post.write_text("---\ntitle: P\ndate: 2025-06-14\n---\n\nDensity for \\( \\alpha_{2} \\).\n")
+    converted = convert_post(post, Path(post.name), "quarto", [tmp_path])
+    assert "Density for $\\alpha_{2}$." in converted.text
+    assert [str(n) for n in converted.notes.notes] == [
+        "p.qmd:6: \\(...\\) not math for Quarto (Pandoc's tex_math_single_backslash is off "
+        "by default): brought across as math"
+    ]

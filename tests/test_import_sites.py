@@ -3,6 +3,7 @@ tools read, same-named bundles, pasted page wrappers (issue 25, items 7, 11 and 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from site_builder.build import build
 from site_builder.cli import main
 from site_builder.config import load_config
 from site_builder.importer import convert_post, import_posts
-from site_builder.importer.frontmatter import map_front_matter
+from site_builder.importer.frontmatter import map_front_matter, split
 from site_builder.importer.report import PostNotes
 from tests.conftest import ROOT, make_site
 
@@ -181,8 +182,10 @@ def test_an_mdx_site_comes_across_without_its_javascript(
     )
     site = make_site(tmp_path / "site", ROOT)
     before = set((site / "content").rglob("*.md"))
+    (old / "astro.config.mjs").write_text("export default {};\n")
     assert main(["-C", str(site), "import", str(old)]) == 0
-    err = capsys.readouterr().err
+    out, err = capsys.readouterr()
+    assert "Imported 1 of 1 Astro posts" in out  # read as Markdown, named as it was
     assert "index.mdx:5: MDX import/export statements dropped" in err
     assert "index.mdx:14: MDX component <Callout> not converted" in err
     assert set((site / "content").rglob("*.md")) - before == {site / "content/posts/gp/index.md"}
@@ -232,3 +235,74 @@ def test_a_pelican_img_tag_is_an_image_found_in_its_content_folder(tmp_path: Pat
     written = (into / "fwd/index.md").read_text()
     assert "![nn](nn.png)" in written and "![An alt](http://e.org/a.png)" in written
     assert (into / "fwd/nn.png").is_file()
+
+
+def test_jekyll_scholar_citations_use_the_sites_bibliography(tmp_path: Path) -> None:
+    """``{% cite key %}`` with the ``.bib`` named in ``_config.yml``'s ``scholar:`` block
+    (not in the post): the key was kept as text and ``{% bibliography --cited %}``
+    commented out, so the post had no references."""
+    old = tmp_path / "old"
+    (old / "_posts").mkdir(parents=True)
+    (old / "_bib").mkdir()
+    (old / "_config.yml").write_text(
+        "plugins: [jekyll-scholar]\nscholar:\n  bibliography: biblio\n  bibliography_dir: _bib\n"
+    )
+    (old / "_bib/biblio.bib").write_text(
+        "@book{levine2018,\n  author = {Levine, Sergey},\n  title = {Control as Inference},\n"
+        "  year = {2018}\n}\n"
+    )
+    (old / "_posts/2020-01-01-cite.md").write_text(
+        "---\ntitle: Cite\n---\nSoft RL {% cite levine2018 %} works.\n\n"
+        "{% bibliography --cited %}\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content/posts")
+    assert [str(n) for n in report.notes] == []
+    post = site / "content/posts/cite"
+    assert "Soft RL [@levine2018] works.\n" in (post / "index.md").read_text()
+    assert "bibliography: biblio.bib" in (post / "index.md").read_text()
+    assert (post / "biblio.bib").is_file()
+    build(load_config(site), site / "public", jobs=1, use_cache=False)
+    page = (site / "public/posts/cite/index.html").read_text()
+    assert "Levine, S. (2018)" in page and "{%" not in page
+
+
+def test_a_quarto_post_comes_with_the_output_its_frozen_render_kept(tmp_path: Path) -> None:
+    """``freeze: auto`` keeps each post's last render in ``_freeze/``: its cells' printed
+    output and figures came across as nothing ("kept as code; its output is not
+    included") though the project held them."""
+    old = tmp_path / "old"
+    post = old / "posts/week-1.qmd"
+    frozen = old / "_freeze/posts/week-1"
+    (frozen / "execute-results").mkdir(parents=True)
+    (frozen / "figure-html").mkdir()
+    (old / "_quarto.yml").write_text("project:\n  type: website\nexecute:\n  freeze: auto\n")
+    post.parent.mkdir()
+    post.write_text("---\ntitle: Week 1\ndate: 2020-04-19\n---\n\n```{r}\nmean(x)\n```\n")
+    (frozen / "figure-html/chunk-2-1.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    render = (
+        "---\ntitle: Week 1\ndate: 2020-04-19\n---\n\n::: {.cell}\n\n```{.r .cell-code}\n"
+        "mean(x)\n```\n\n::: {.cell-output .cell-output-stdout}\n```\n[1] 0.5288668\n```\n"
+        ":::\n:::\n\n::: {.cell}\n::: {.cell-output-display}\n"
+        "![](week-1_files/figure-html/chunk-2-1.png){width=672}\n:::\n:::\n"
+    )
+    (frozen / "execute-results/html.json").write_text(
+        json.dumps({"hash": "x", "result": {"markdown": render, "supporting": []}})
+    )
+    into = tmp_path / "site/content/posts"
+    report = import_posts(old, into)
+    assert "_freeze/posts/week-1/execute-results/html.json (the last render" in str(report.notes[0])
+    written = (into / "week-1/index.md").read_text()
+    assert "```r\nmean(x)\n```" in written and "[1] 0.5288668" in written
+    assert "![](chunk-2-1.png){width=672}" in written
+    assert (into / "week-1/chunk-2-1.png").is_file()
+
+
+def test_a_tab_after_a_front_matter_value_is_read_as_hexo_reads_it() -> None:
+    """``date: 2024-03-07 20:26<TAB>``: js-yaml (Hexo) and Ruby's Psych take it; PyYAML
+    refused, so the whole front matter was ignored and the post became an undated page."""
+    notes = PostNotes(Path("p.md"))
+    text = "---\ntitle: CF 1935\ndate: 2024-03-07 20:26\t\ntags:\n- acm\n---\nText.\n"
+    source = split(text, notes)
+    assert source.meta["title"] == "CF 1935" and source.meta["tags"] == ["acm"]
+    assert notes.notes == []

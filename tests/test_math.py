@@ -143,6 +143,13 @@ def test_a_colour_or_size_switched_inside_text_colours_the_rest_of_it() -> None:
     assert '<mrow style="font-size:0.9em"><mtext>\xa0(F.L.1)' in small
 
 
+def test_dollars_inside_text_inside_inline_math_are_one_formula() -> None:
+    """``$\\text{distance($x_0, t$)}$`` (issue 25, item 6): MathJax matches braces before
+    the closing ``$``; dollarmath closed at ``($`` and the subscript showed as ``_``."""
+    out = convert_md(r"$\text{distance($x_0, t$)}$ and")
+    assert texts(out, "mtext") == ["distance(", ")"] and "<msub><mi>x</mi><mn>0</mn>" in out
+
+
 def test_array_rules_are_kept() -> None:
     out = convert(r"\begin{array}{cc|c} 1 & 2 & 3 \\ 4 & 5 & 6 \end{array}", True)
     for row in elements(out, "mtr"):
@@ -345,6 +352,30 @@ def test_macros_from_site_post_and_formulas() -> None:
     out = re.search(r"<math.*</math>", result.html).group()  # type: ignore[union-attr]
     assert texts(out, "mo").count("‖") == 2 and "ℝ" in texts(out, "mi")
     assert "𝔼" in texts(out, "mi")
+
+
+def test_a_control_symbol_macro_in_site_yaml_is_expanded() -> None:
+    """``\\def\\|{|}`` site-wide (issue 25, item 5): site.yaml said "letters only"."""
+    from site_builder.config import math_macros
+
+    macros = math_macros({"macros": {"\\|": "|", "E": r"\mathbb{E}"}}, site=True)
+    assert not isinstance(macros, str)
+    result = render("Norm $\\| x \\| + \\E$.\n", MarkdownContext("post.md", macros=macros))
+    out = re.search(r"<math.*</math>", result.html).group()  # type: ignore[union-attr]
+    assert texts(out, "mo")[0] == "|" and "𝔼" in texts(out, "mi")
+    assert "must be letters, as in R or norm, or one symbol" in str(
+        math_macros({"macros": {"ab1": "x"}})
+    )
+
+
+def test_macros_a_formula_leaves_in_force_carry_to_the_next_unchanged() -> None:
+    """``render_formula``'s macros after a definition (``\\nl`` sets its argument as text,
+    so it is expanded here) fed to the next formula were rewritten again, double-wrapped:
+    ``unknown LaTeX command \\nl``. The corpus measure chains formulas this way."""
+    from site_builder.markdown.math.coverage import converts, preamble_macros
+
+    macros = preamble_macros("\\newcommand{\\nl}[1]{\\textsf{#1}}\n\\def\\|{\\Vert}")
+    assert converts("\\nl{the} \\| x \\|", True, macros) is None
 
 
 def test_a_post_may_redefine_a_builtin_and_errors_name_the_macro() -> None:

@@ -97,6 +97,8 @@ def convert_post(
         return Converted("", "", {}, notes, skipped=why)
     except OSError as exc:
         return Converted("", "", {}, notes, skipped=f"cannot read it: {exc.strerror or exc}")
+    if fmt == "quarto":
+        raw = quarto.frozen(path, roots, notes) or raw
     raw = common.strip_controls(raw, notes)
     source = frontmatter.split(raw, notes)
     meta = frontmatter.with_date({**(defaults or {}), **source.meta})  # a listing's under it
@@ -133,9 +135,8 @@ def convert_post(
         front = {k: v for k, v in front.items() if k in PAGE_KEYS}
     assets = Assets(path.parent, roots)
     written: dict[str, str] = {}  # files whose text the import changed, by name
-    bib_keys, renamed = bib.bring(
-        source.meta.get("bibliography"), path, roots, front, written, notes
-    )
+    bibliography = source.meta.get("bibliography") or bib.scholar(site_vars, text.text)
+    bib_keys, renamed = bib.bring(bibliography, path, roots, front, written, notes)
     if isinstance(passthrough, bool):  # every delimiter, or none
         passthrough = common.DELIMITERS if passthrough else frozenset()
     ctx = common.PostContext(
@@ -186,7 +187,8 @@ def import_posts(
         site = into.parent.parent
     report = ImportReport(fmt or "jekyll")
     try:
-        fmt = report.format = fmt or finding.detect(source)
+        fmt = fmt or finding.detect(source)
+        report.format = finding.engine(source, fmt)
         files, roots = finding.find_posts(source, fmt)
         researcher = fmt == "jekyll" and alfolio.detect(source)
         if researcher:  # its pages, papers and profile too

@@ -54,6 +54,19 @@ def bring(
     return keys, renamed
 
 
+def scholar(site: dict[str, Any] | None, body: str) -> str | None:
+    """The site-wide ``.bib`` jekyll-scholar reads (``scholar: {bibliography, bibliography_dir}``
+    in ``_config.yml``; its defaults ``references.bib`` in ``_bibliography/``), for a post
+    that cites with ``{% cite %}`` and names no bibliography of its own."""
+    if not site or not re.search(r"\{%-?\s*cite\s", body):
+        return None
+    settings = site.get("scholar")
+    settings = settings if isinstance(settings, dict) else {}
+    name = str(settings.get("bibliography") or "references")
+    name = name if name.endswith((".bib", ".bibtex")) else name + ".bib"
+    return f"{str(settings.get('bibliography_dir') or '_bibliography').strip('/')}/{name}"
+
+
 def _find_bib(name: str, post: Path, roots: list[Path]) -> Path | None:
     """al-folio keeps ``.bib`` files in ``assets/bibliography/``; others beside the post."""
     for base in [post.parent, *roots, *(r / "assets" / "bibliography" for r in roots)]:

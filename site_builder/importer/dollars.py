@@ -22,7 +22,6 @@ import re
 from site_builder.importer.report import PostNotes
 from site_builder.importer.text import Text
 
-PARAGRAPH = re.compile(r"(?s)(?:(?<=\n\n)|\A).+?(?=\n[ \t>]*\n|\Z)")
 DOUBLE = re.compile(r"(?<![\\$])\$\$(?!\$)")
 _BACKSLASH = r"&(?:#0*92|#[xX]0*5[cC]|bsol);"
 ENTITY_DELIMITED = re.compile(rf"(?s){_BACKSLASH}(\(|\[)(.+?){_BACKSLASH}(\)|\])")
@@ -43,23 +42,41 @@ def entity_delimiters(text: Text) -> None:
 
 
 def escape_lone_doubles(text: Text, notes: PostNotes) -> None:
-    """Escape a paragraph's only ``$$`` when it stands inside a line of text."""
+    """Escape each ``$$`` that pairs with nothing, standing inside a line of text.
+
+    ``$$`` pair from the left, as kramdown pairs them; a pair may hold a blank line only
+    when it opens at a line's edge (a display formula, which ``markup.display`` tidies).
+    One inside a line whose partner lies past a blank line closed nothing on the old page.
+    """
     edits = []
-    for match in PARAGRAPH.finditer(text.text):
-        body = match.group(0)
-        found = list(DOUBLE.finditer(body))
-        if len(found) != 1:
+    body = text.text
+    opened: int | None = None
+    for match in DOUBLE.finditer(body):
+        at = match.start()
+        if opened is None:
+            opened = at
             continue
-        at = found[0].start()
-        before = body[body.rfind("\n", 0, at) + 1 : at]
-        end = body.find("\n", at)
-        after = body[at + 2 : len(body) if end < 0 else end]
-        if not before.strip(" \t>") or not after.strip():
+        if _inside_a_line(body, opened) and BLANK_LINE.search(body, opened, at):
+            edits.append(opened)  # past a blank line: it closed nothing
+            opened = at
             continue
-        where = match.start() + at
+        opened = None
+    if opened is not None and _inside_a_line(body, opened):
+        edits.append(opened)
+    for where in edits:
         notes.add(text.line(where), "a $$ that closes nothing was kept as text")
-        edits.append((where, where + 2, "\\$\\$"))  # the lines around keep their numbers
-    text.splice(edits)
+    text.splice([(w, w + 2, "\\$\\$") for w in edits])  # the lines keep their numbers
+
+
+BLANK_LINE = re.compile(r"\n[ \t>]*\n")
+
+
+def _inside_a_line(body: str, at: int) -> bool:
+    """Text on both sides of the ``$$`` at ``at``, on its line."""
+    before = body[body.rfind("\n", 0, at) + 1 : at]
+    end = body.find("\n", at)
+    after = body[at + 2 : len(body) if end < 0 else end]
+    return bool(before.strip(" \t>") and after.strip())
 
 
 # ``$$`` on a line, ``$$`` on the next, blank lines around: remark-math's (and kramdown's)

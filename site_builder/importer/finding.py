@@ -107,3 +107,30 @@ def _pelican_content(source: Path) -> list[Path]:
     found = re.search(r"(?m)^PATH\s*=\s*['\"]([^'\"]+)['\"]", config.read_text(errors="replace"))
     folder = source / (found.group(1) if found else "content")
     return [folder] if folder.is_dir() else []
+
+
+# Generators this importer reads as Markdown with MathJax's delimiters (the Jekyll
+# converter), named by their configuration file, so the report names what it read.
+ENGINES = {
+    "quartz.config.ts": "Quartz",
+    "astro.config.mjs": "Astro",
+    "astro.config.ts": "Astro",
+    "gatsby-config.js": "Gatsby",
+    "gatsby-config.ts": "Gatsby",
+    "docusaurus.config.js": "Docusaurus",
+    "docusaurus.config.ts": "Docusaurus",
+    "mkdocs.yml": "MkDocs",
+    "pelicanconf.py": "Pelican",
+    ".eleventy.js": "Eleventy",
+    "eleventy.config.js": "Eleventy",
+}
+
+
+def engine(source: Path, fmt: str) -> str:
+    """The generator's name for the report: ``fmt``, or the one a configuration names
+    when the posts are read as Markdown (Hexo keeps a ``_config.yml`` as Jekyll does)."""
+    if fmt != "jekyll" or source.is_file():
+        return fmt
+    if (source / "source" / "_posts").is_dir() and not (source / "_posts").is_dir():
+        return "Hexo"
+    return next((name for file, name in ENGINES.items() if (source / file).exists()), fmt)

@@ -44,6 +44,18 @@ class Source:
     body_line: int  # 1-based source line of the body's first line
 
 
+def _yaml(raw: str) -> Any:
+    """YAML as the old tools read it: js-yaml (Hexo, Gatsby, Astro) and Ruby's Psych take
+    a tab after a value (``date: 2024-03-07 20:26\\t``), which PyYAML refuses."""
+    try:
+        return yaml.safe_load(raw)
+    except yaml.YAMLError:
+        trimmed = "\n".join(line.rstrip(" \t") for line in raw.split("\n"))
+        if trimmed == raw:
+            raise
+        return yaml.safe_load(trimmed)
+
+
 def split(text: str, notes: PostNotes) -> Source:
     """YAML between ``---`` lines or TOML between ``+++`` lines, else Pelican's
     ``Key: value`` lines; no front matter is allowed."""
@@ -59,7 +71,7 @@ def split(text: str, notes: PostNotes) -> Source:
         return Source({}, text, 1)
     raw = "\n".join(lines[1:end])
     try:
-        meta = tomllib.loads(raw) if fence == "+++" else yaml.safe_load(raw)
+        meta = tomllib.loads(raw) if fence == "+++" else _yaml(raw)
     except (yaml.YAMLError, tomllib.TOMLDecodeError) as exc:
         mark = getattr(exc, "problem_mark", None)
         line = 2 + (mark.line if mark is not None else 0)

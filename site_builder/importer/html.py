@@ -200,17 +200,20 @@ def caption_text(raw: str) -> str:
 _PARAGRAPH = re.compile(r"(?is)^([ \t]*)<p(?:\s[^>]*)?>((?:(?!<p[\s>]).)*?)</p\s*>[ \t]*$", re.M)
 _DETAILS_BODY = re.compile(r"(?is)(</summary\s*>)(.*?)(</details\s*>)")
 _PLACEHOLDER = re.compile("\x00\\d+\x00")
-# A table cell or list item in raw HTML: its content, set off by blank lines, is Markdown.
+# A table cell or list item in raw HTML (anywhere on its line, ``<tr><td>``): its content,
+# set off by blank lines, is Markdown.
 _CELL = re.compile(
-    r"(?ims)^([ \t]*)(<(td|th|li|dd|dt)\b[^>]*>)((?:(?!<\3[\s>]|</\3\s*>).)*?)(</\3\s*>)"
+    r"(?ims)(^[ \t]*|)(<(td|th|li|dd|dt)\b[^>]*>)((?:(?!<\3[\s>]|</\3\s*>).)*?)(</\3\s*>)"
 )
 # A block element with no other of its kind inside (``<center>``, a ``<div>`` a theme styled).
 _CONTAINER = re.compile(
     r"(?ims)^([ \t]*)(<(center|div|blockquote|section|article)\b[^>]*>)"
     r"((?:(?!<\3[\s>]|</\3\s*>).)*?)(</\3\s*>)"
 )
-# A caption or a ``<details>`` summary, wherever its tag is on the line.
-_PHRASE = re.compile(r"(?is)()(<(summary|figcaption)\b[^>]*>)((?:(?!<\3[\s>]).)*?)(</\3\s*>)")
+# A caption (a figure's or a table's) or a ``<details>`` summary, wherever its tag is.
+_PHRASE = re.compile(
+    r"(?is)()(<(summary|figcaption|caption)\b[^>]*>)((?:(?!<\3[\s>]).)*?)(</\3\s*>)"
+)
 _CITATION = re.compile(r"\[-?@[\w:.-]+")
 
 

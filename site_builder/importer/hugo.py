@@ -146,7 +146,9 @@ def _dollar_forms(delimiters: set[str]) -> list[re.Pattern[str]]:
 
 
 def _unescape(formula: str) -> str:
-    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", formula)
+    """The formula once Goldmark took its escapes out; ``\\|`` (a literal bar even in a
+    table's cell) is ``\\vert``, which no table reads as a cell's edge."""
+    return re.sub(r"\\([!-/:-@\[-`{-~])", lambda m: "\\vert " if m[1] == "|" else m[1], formula)
 
 
 def _unescape_bare(text: str, match: Match[str]) -> str:

@@ -84,6 +84,8 @@ D_WRAPPERS = re.compile(
     r"|</?d-(?:article|appendix|figure|title|byline)\b[^>]*>"
 )
 CITE_TAG = re.compile(r"\{%-?\s*cite\s+([^%]+?)\s*-?%\}")
+# jekyll-scholar's list of the works cited: the build puts one under every post that cites.
+CITED_LIST = re.compile(r"\{%-?\s*bibliography\s+[^%]*--cited(?:_in_order)?\b[^%]*-?%\}")
 FIGURE = re.compile(r"\{%-?\s*include\s+figure(?:\.liquid|\.html)?\s+(.*?)\s*-?%\}", re.S)
 VIDEO = re.compile(r"\{%-?\s*include\s+video(?:\.liquid|\.html)?\s+(.*?)\s*-?%\}", re.S)
 PARAM = re.compile(r"""([\w-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\{\s*(.*?)\s*\}\}|([^\s"']+))""")
@@ -137,6 +139,7 @@ def convert(text: Text, ctx: PostContext) -> None:
     text.sub(D_MATH, lambda m, _l: "$" + " ".join(m.group(1).split()) + "$")
     text.sub(D_CITE, lambda m, _l: _citation(re.split(r"[,\s]+", next(g for g in m.groups() if g))))
     text.sub(CITE_TAG, lambda m, _l: _citation(_cite_keys(m.group(1))))
+    text.sub(CITED_LIST, lambda m, _l: "")
     text.sub(D_FOOTNOTE, lambda m, _l: "^[" + " ".join(m.group(1).split()) + "]")
     text.sub(D_WRAPPERS, lambda m, _l: "")
     text.sub(LIQUID_PATH, lambda m, _l: untemplate(m.group(0)))

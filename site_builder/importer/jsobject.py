@@ -14,7 +14,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-START = re.compile(r"""(?<![\w$])(["']?)(?:Macros|macros)\1\s*:\s*\{""")
+# ``macros: {``, or a module's own object (``export const katexMacros: Record<...> = {``).
+START = re.compile(
+    r"""(?<![\w$])(["']?)(?:Macros|macros)\1\s*:\s*\{"""
+    r"""|\b(?:const|let|var)\s+[\w$]*[Mm]acros[\w$]*\s*(?::[^={};]*)?=\s*\{"""
+)
 KEY = re.compile(r"""\s*(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|([A-Za-z_$][\w$]*))\s*:""")
 STRING = re.compile(r""""((?:[^"\\\n]|\\.|\\\n)*)"|'((?:[^'\\\n]|\\.|\\\n)*)'|`([^`]*)`""")
 NUMBER = re.compile(r"\s*(\d+)\s*")

@@ -11,7 +11,6 @@ one that cannot be written there is reported at its file and line.
 
 from __future__ import annotations
 
-import os
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -20,21 +19,13 @@ from typing import Any
 
 import yaml
 
-from site_builder.importer import common, jsobject, physics
-from site_builder.importer.assets import untemplate
+from site_builder.importer import common, jsobject, physics, scripts
 from site_builder.importer.report import Note
 
 NAME = re.compile(r"[A-Za-z]+")
 SCRIPT = re.compile(r"(?is)<script\b[^>]*>(.*?)</script\s*>")
 # ``<script src="{{ '/assets/js/katex.js' | relative_url }}">``: a configuration kept in a
 # file of the site's own, which the page loads (pgm-style KaTeX options, Quarto's header).
-SCRIPT_SRC = re.compile(r"""(?is)<script\b[^>]*?\bsrc\s*=\s*(["'])(.*?)\1""")
-LIBRARY_SIZE = 64_000  # a vendored library (KaTeX, MathJax, jQuery) is larger than a config
-# ``import "./katex-setup.js"`` in a script the page loads as a module.
-JS_IMPORT = re.compile(r"""(?m)^\s*import\s+(?:[^'";]*?\bfrom\s+)?["'](\.{1,2}/[^"']+\.js)["']""")
-# A script of the site's own that configures MathJax or KaTeX, wherever the page loads it
-# from (Hugo's asset pipeline, a bundler): read after the ones a layout names.
-MATH_CONFIG = re.compile(r"renderMathInElement|katex\.render|MathJax\s*=|MathJax\.Hub\.Config")
 # \newcommand{\R}[1][default]{body}, \def\R#1{body}, \DeclareMathOperator*{\argmax}{arg max}
 NEWCOMMAND = re.compile(
     r"\\(?:re|provide)?newcommand\*?\s*(?:\{\s*\\([^{}\s]+)\s*\}|\\([A-Za-z]+|.))"
@@ -55,8 +46,9 @@ class SiteMacros:
 
     def add(self, name: str, body: str, nargs: int | None, where: Note, problem: str) -> None:
         used = max((int(n) for n in ARGUMENT.findall(body)), default=0)
-        if not problem and not NAME.fullmatch(name):
-            problem = "site.yaml's macro names are letters only"
+        symbol = len(name) == 1 and not name.isalpha() and name not in "{}%#$ \t\n"
+        if not problem and not (NAME.fullmatch(name) or symbol):
+            problem = "site.yaml's macro names are letters, or one symbol (\\|)"
         if not problem and nargs is not None and nargs != used:
             problem = f"it takes {nargs} argument(s) but its body uses #{used} at most"
         if problem:
@@ -79,7 +71,8 @@ def read(source: Path, fmt: str, shown: Path) -> SiteMacros:
     configs = _configs(source, fmt)
     files: list[Path] = []
     if fmt == "jekyll":
-        files = _under(source, "_layouts", "_includes")
+        generators = [source / n for n in scripts.GENERATOR_CONFIGS if (source / n).is_file()]
+        files = _under(source, "_layouts", "_includes") + generators
     elif fmt == "hugo":
         files = _under(source, "layouts") + sorted(source.glob("themes/*/layouts/**/*.html"))
     else:
@@ -98,66 +91,13 @@ def read(source: Path, fmt: str, shown: Path) -> SiteMacros:
         except OSError:
             continue
         _from_text(text, macros, _shown(file, shown))
-        files += _loaded_scripts(text, file, source)
-        if file.suffix == ".js":
-            files += _imported(text, file)
+        files += scripts.loaded(text, file, source)
+        if file.suffix in scripts.SCRIPTS:
+            files += scripts.imported(text, file, source)
         if not files and fallback:
             fallback = False
-            files = [f for f in _math_scripts(source) if f not in done]
+            files = [f for f in scripts.math_scripts(source) if f not in done]
     return macros
-
-
-def _loaded_scripts(text: str, page: Path, source: Path) -> list[Path]:
-    """The site's own script files a layout or header loads: a ``macros`` object there
-    counts as if it were written in the page. A library (``katex.min.js``) defines none."""
-    found = []
-    for match in SCRIPT_SRC.finditer(text):
-        src = untemplate(match.group(2)).split("?")[0].split("#")[0].strip()
-        if not src or re.match(r"(?i)^[a-z][a-z0-9+.-]*:|^//", src) or src.endswith(".min.js"):
-            continue
-        bases = (page.parent, source, source / "static", source / "assets")
-        name = src.lstrip("/")
-        for base in bases if not src.startswith("/") else bases[1:]:
-            candidate = base / name
-            if candidate.suffix == ".js" and candidate.is_file():
-                if candidate.stat().st_size < LIBRARY_SIZE:
-                    found.append(candidate)
-                break
-    return found
-
-
-def _imported(text: str, script: Path) -> list[Path]:
-    """The scripts a module script imports by a relative path."""
-    found = []
-    for match in JS_IMPORT.finditer(text):
-        # Spelled as the other files are (not resolved), so one read each and notes
-        # relative to the old site.
-        candidate = Path(os.path.normpath(script.parent / match.group(1)))
-        if candidate.is_file() and candidate.stat().st_size < LIBRARY_SIZE:
-            found.append(candidate)
-    return found
-
-
-def _math_scripts(source: Path) -> list[Path]:
-    """The site's own small scripts that configure MathJax or KaTeX, in path order; a
-    built site, dependencies and minified libraries are not the site's own."""
-    skip = {"_site", "public", "node_modules", "vendor", "resources"}
-    found = []
-    for folder, subfolders, names in os.walk(source):
-        subfolders[:] = sorted(d for d in subfolders if d not in skip and not d.startswith("."))
-        for name in sorted(names):
-            path = Path(folder) / name
-            if not name.endswith(".js") or name.endswith(".min.js"):
-                continue
-            try:
-                if not path.is_file() or path.stat().st_size >= LIBRARY_SIZE:
-                    continue
-                text = path.read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                continue
-            if MATH_CONFIG.search(text):
-                found.append(path)
-    return found
 
 
 def _shown(path: Path, base: Path) -> Path:
@@ -337,7 +277,7 @@ def _quarto_headers(
                 text = item.get("text") if isinstance(item, dict) else None
                 if isinstance(text, str):
                     _from_text(text, macros, _shown(config, shown))
-                    files += _loaded_scripts(text, config, source)
+                    files += scripts.loaded(text, config, source)
                 elif isinstance(name, str) and (config.parent / name).is_file():
                     files.append(config.parent / name)
                 elif isinstance(name, str) and "\\" in name:  # header-includes: raw text

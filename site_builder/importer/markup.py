@@ -286,8 +286,14 @@ ALONE_INLINE = re.compile(
 )
 
 
-def _digits_inside(match: Match[str]) -> str:
+def _digits_inside(match: Match[str], text: str) -> str:
+    """``101$\\times$11`` as one formula; not when the first ``$`` closes a formula
+    (``$17\\times 28$`` then more text and a ``$``: an odd count of ``$`` before it)."""
     if not (match.group(1) or match.group(3)):
+        return match.group(0)
+    at = match.start(2) - 1
+    before = text[text.rfind("\n\n", 0, at) + 1 : at]
+    if len(re.findall(r"(?<!\\)\$", before)) % 2:
         return match.group(0)
     return "$" + " ".join(g for g in match.group(1, 2, 3) if g) + "$"
 
@@ -313,7 +319,7 @@ def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
     text.sub(ALONE_INLINE, lambda m, _l: _alone(m))
     text.mask(DISPLAY_BLOCK, _display_block)
     # ``101$\\times$11``: a ``$`` before a digit closes no formula here (nor in Pandoc).
-    text.sub(DIGITS_BESIDE, lambda m, _l: _digits_inside(m))
+    text.sub(DIGITS_BESIDE, lambda m, _l: _digits_inside(m, text.text))
     text.mask(SINGLE_DOLLAR, _inline)
 
     # MathJax typesets a bare environment as display math even inside a paragraph ("the

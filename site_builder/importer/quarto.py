@@ -8,6 +8,8 @@ blocks (page layout) are unwrapped.
 
 from __future__ import annotations
 
+import json
+import os
 import re
 from pathlib import Path
 from re import Match
@@ -25,6 +27,29 @@ CELL_OPTION = re.compile(r"(?m)^#\|.*\n")
 TEX = re.compile(r"\\[A-Za-z]+|[_^]")
 
 
+FIGURES = re.compile(r"(?<![\w/.-])[\w.-]+_files/figure-html/")
+
+
+def frozen(path: Path, roots: list[Path], notes: PostNotes) -> str | None:
+    """The post as Quarto last rendered it, its cells' output in place, when the project
+    keeps ``_freeze/`` (``freeze: auto``): the text of ``execute-results/html.json``,
+    its figures pointed at the frozen ``figure-html/`` folder the import copies from."""
+    if not roots or not path.is_relative_to(roots[0]):
+        return None
+    folder = roots[0] / "_freeze" / path.relative_to(roots[0]).with_suffix("")
+    results = folder / "execute-results" / "html.json"
+    try:
+        markdown = json.loads(results.read_text(encoding="utf-8"))["result"]["markdown"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if not isinstance(markdown, str):
+        return None
+    shown = results.relative_to(roots[0]).as_posix()
+    notes.add(1, f"read from {shown} (the last render, with its cells' output): lines are its")
+    figures = os.path.relpath(folder / "figure-html", path.parent).replace(os.sep, "/") + "/"
+    return FIGURES.sub(lambda _m: figures, markdown)
+
+
 def cells(text: Text, notes: PostNotes) -> None:
     """Executable cells (Quarto's, R Markdown's ```` ```{r, echo=FALSE} ````) as code."""
 
@@ -36,15 +61,23 @@ def cells(text: Text, notes: PostNotes) -> None:
     text.sub(CELL, cell)
 
 
+# A fence with Pandoc's attributes, as a render writes code: ```` ```{.r .cell-code} ````.
+CODE_ATTRIBUTES = re.compile(r"(?m)^([ \t]*`{3,})\{\.([\w+-]+)[^}\n]*\}[ \t]*$")
+
+
 def convert(text: Text, ctx: PostContext) -> None:
     cells(text, ctx.notes)
+    text.sub(CODE_ATTRIBUTES, lambda m, _l: m.group(1) + m.group(2))
     markup.mask_code(text)
     dollars.entity_delimiters(text)
     dollars.escape_lone_doubles(text, ctx.notes)
-    tex = [m for m in markup.BARE_DISPLAY.finditer(text.text) if TEX.search(m.group(1))]
-    if tex:  # pasted from a chatbot: meant as math, shown as text by the old page
+    bare = (markup.BARE_DISPLAY, markup.BARE_INLINE)
+    tex = [m for b in bare for m in b.finditer(text.text) if TEX.search(m.group(1))]
+    if tex:  # pasted from a chatbot: meant as math, shown as garbled text by the old page
         why = "not math for Quarto (Pandoc's tex_math_single_backslash is off by default)"
-        ctx.notes.add(text.line(tex[0].start()), f"\\[...\\] {why}: brought across as math")
+        first = min(tex, key=lambda m: m.start())
+        shown = "\\[...\\]" if first.group(0).startswith("\\[") else "\\(...\\)"
+        ctx.notes.add(text.line(first.start()), f"{shown} {why}: brought across as math")
     markup.normalise_math(text, ctx.notes, kramdown=False, backslash=bool(tex))
     markup.mask_math(text, ctx.notes, mathjax=False)
     drop_raw_tex(text, ctx)

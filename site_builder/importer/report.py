@@ -95,15 +95,16 @@ class ImportReport:
             line += f".\n{_count(failed, 'formula')} in {posts} {verb} not convert (listed above,"
             if self.errors_shown:
                 line += (
-                    " each at its line). As MathJax did, the build shows each as its TeX in a"
-                    " marked box, with a warning: site.yaml now sets `math: {errors: show}`."
+                    " each at its line). The build shows each as its TeX in a marked box, as"
+                    " MathJax shows a formula it cannot read, with a warning: site.yaml now"
+                    " sets `math: {errors: show}`."
                     " Fix them, then remove it so that the build stops on such a formula"
                 )
             else:
                 line += (
                     " each at its line), and the build stops on them: fix them, or set"
                     " `math: {errors: show}` in site.yaml to show each as its TeX in a marked"
-                    " box with a warning, as MathJax did"
+                    " box with a warning, as MathJax shows a formula it cannot read"
                 )
         return line
 

@@ -153,7 +153,11 @@ def rewrite_macros(macros: Macros) -> Macros:
     """The site's and the front matter's macros, rewritten once as a formula would be (those
     math-core cannot take are kept to be expanded here, see ``expand``)."""
     return tuple(
-        as_here(name, body) if expanded_here(body) else (name, _with_colours(body, {}))
+        (name, body)
+        if name.startswith((HERE, BROKEN))  # rewritten already: a formula's macros after it
+        else as_here(name, body)
+        if expanded_here(body) or (len(name) == 1 and not name.isalpha())  # a symbol: ``\\|``
+        else (name, _with_colours(body, {}))
         for name, body in macros
     )
 

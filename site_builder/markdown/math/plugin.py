@@ -16,20 +16,20 @@ core rules do the fallible work, where each formula's source line is known:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, cast
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
-from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.dollarmath.index import math_inline_dollar
 
 from site_builder.markdown.crossrefs import equation_id, is_crossref, register, state_of
+from site_builder.markdown.math import inline
 from site_builder.markdown.math.engine import Macros, MathError
 from site_builder.markdown.math.formula import Formula, rewrite_macros
 from site_builder.markdown.math.where import Finder, Where
@@ -64,7 +64,7 @@ def math_plugin(md: MarkdownIt) -> None:
         double_inline=True,
     )
     rule = math_inline_dollar(allow_space=False, allow_digits=True, allow_double=True)
-    md.inline.ruler.at("math_inline", _currency_aware(rule))
+    md.inline.ruler.at("math_inline", inline.text_dollars(inline.currency_aware(rule)))
     md.block.ruler.before("math_block", "math_block_attrs", _parse_block, {"alt": []})
     md.core.ruler.before("text_join", "math_prepare", _prepare)
     md.core.ruler.push("math_convert", _convert)
@@ -72,28 +72,6 @@ def math_plugin(md: MarkdownIt) -> None:
         md.add_render_rule(name, _render_inline)
     for name in BLOCKS:
         md.add_render_rule(name, _render_block)
-
-
-def _currency_aware(
-    rule: Callable[[StateInline, bool], bool],
-) -> Callable[[StateInline, bool], bool]:
-    """Wrap dollarmath's inline rule so that digits beside a ``$`` read as MathJax-era posts
-    mean them: ``5$x$``, ``$x$2`` and ``101$\\times$11`` are math, but a span that starts with
-    a digit and ends against one (``$5/$10``, ``US$5 and US$10``) is currency. dollarmath's
-    own ``allow_digits=False`` refuses all four; Pandoc refuses only a digit after the close."""
-
-    def parse(state: StateInline, silent: bool) -> bool:
-        start = state.pos
-        if not state.src[start : start + 3].lstrip("$")[:1].isdigit():
-            return rule(state, silent)  # most formulas: no digit to weigh, parse once
-        if not rule(state, True):
-            return False
-        end, state.pos = state.pos, start
-        if state.src[start:end].strip("$")[:1].isdigit() and state.src[end : end + 1].isdigit():
-            return False
-        return rule(state, silent)
-
-    return parse
 
 
 # --- block rule: $$ ... $$ {#eq-x} -------------------------------------------------------
