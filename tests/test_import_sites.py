@@ -306,3 +306,15 @@ def test_a_tab_after_a_front_matter_value_is_read_as_hexo_reads_it() -> None:
     source = split(text, notes)
     assert source.meta["title"] == "CF 1935" and source.meta["tags"] == ["acm"]
     assert notes.notes == []
+
+
+def test_a_post_named_in_chinese_keeps_its_name_as_title_and_a_pinyin_slug(tmp_path: Path) -> None:
+    """Hexo posts named ``矩阵分解.md`` with no ``title:``: the title came from the slug,
+    "Ju zhen fen jie"; Hexo showed the file name."""
+    old = tmp_path / "old/source/_posts"
+    old.mkdir(parents=True)
+    (old / "矩阵分解.md").write_text("---\ndate: 2021-03-04\n---\n\n正文 $A = LU$。\n")
+    into = tmp_path / "site/content/posts"
+    report = import_posts(tmp_path / "old", into)
+    assert "矩阵分解.md:1: no title: used '矩阵分解' from the file name" in str(report.notes[0])
+    assert (into / "ju-zhen-fen-jie.md").read_text().startswith("---\ntitle: 矩阵分解\n")

@@ -119,7 +119,7 @@ def convert_post(
     fallback = (
         (heading, "its first heading")
         if heading
-        else (slug.replace("-", " ").capitalize(), "the file name")
+        else (frontmatter.title_from_name(path, slug), "the file name")
     )
     front = frontmatter.map_front_matter(meta, name_date, notes, fallback, tag_spellings)
     own = macros.of_post(source.meta, raw, shown)

@@ -104,7 +104,7 @@ def convert(path: Path, shown: Path, fmt: str, roots: list[Path]) -> NotebookPos
             return NotebookPost("", "", {}, notes, why)
         values["date"] = name_date
     if not front.raw.get("title"):
-        values["title"] = _heading_title(data["cells"], front.consumed) or _named(slug, notes)
+        values["title"] = _heading_title(data["cells"], front.consumed) or _named(path, slug, notes)
     assets = Assets(path.parent, roots)
     ctx = common.PostContext(notes, assets, None, slug=slug)
     changed = _edit_front(data, front.consumed, values, drop="slug" in front.raw)
@@ -151,8 +151,8 @@ def _heading_title(cells: list[dict[str, Any]], consumed: int | None) -> str | N
     return lines[0].lstrip("#").strip().strip("#").strip()
 
 
-def _named(slug: str, notes: PostNotes) -> str:
-    title = slug.replace("-", " ").capitalize()
+def _named(path: Path, slug: str, notes: PostNotes) -> str:
+    title = frontmatter.title_from_name(path, slug)
     notes.add(None, f"no title: used '{title}' from the file name")
     return title
 
