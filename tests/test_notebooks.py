@@ -115,6 +115,24 @@ def test_a_notebook_that_breaks_the_schema() -> None:
     assert str(caught.value).startswith("p.ipynb: not a valid notebook")
 
 
+def test_what_jupyter_opens_despite_the_schema_is_read(recwarn: pytest.WarningsRecorder) -> None:
+    """Old fastpages and nbconvert wrote ``outputs`` on markdown cells, and some tools a
+    code cell without them, or 4.5 cells without ids: Jupyter and Quarto open these; the
+    notebook was skipped ("not a valid notebook at cells/1"), and nbformat's
+    ``MissingIDFieldWarning`` leaked into the output."""
+    raw = json.loads(notebook_json([{"markdown": "x $y$"}, {"code": "print(1)"}]))
+    raw["nbformat_minor"] = 5
+    raw["cells"][1]["outputs"] = []
+    raw["cells"][1]["execution_count"] = None
+    del raw["cells"][2]["outputs"]
+    for cell in raw["cells"]:
+        cell.pop("id", None)
+    one = loads_notebook(json.dumps(raw), Path("p.ipynb"))
+    again = loads_notebook(json.dumps(raw), Path("p.ipynb"))
+    assert one == again and "x $y$" in one.text and "print(1)" in one.text  # mended alike
+    assert not [w for w in recwarn if "nbformat" in str(w.filename)]
+
+
 def test_unreadable_base64_names_the_cell() -> None:
     spec = [
         {"code": "x", "outputs": [{"output_type": "display_data", "data": {"image/png": "%%%"}}]}

@@ -25,6 +25,36 @@ def read_notebook(file: Path, rel: Path | str) -> Any:
     return parse_notebook(raw, rel)
 
 
+def _repaired(data: dict[str, Any]) -> dict[str, Any]:
+    """The notebook as Jupyter opens it: what old writers (fastpages, nbconvert) left
+    that the schema refuses is mended as Jupyter mends it on save, the same way every
+    time: a markdown cell's ``outputs`` go, a code cell without ``outputs`` gets none,
+    and a cell without an ``id`` (nbformat 4.5) gets ``cell-<n>``, not a random one."""
+    cells = data.get("cells")
+    if not isinstance(cells, list):
+        return data
+    ids = (
+        data.get("nbformat_minor", 0) >= 5 if isinstance(data.get("nbformat_minor"), int) else False
+    )
+    seen: set[str] = set()
+    for index, cell in enumerate(cells):
+        if not isinstance(cell, dict):
+            continue
+        cell.setdefault("metadata", {})
+        cell.setdefault("source", "")
+        if cell.get("cell_type") == "code":
+            cell.setdefault("outputs", [])
+            cell.setdefault("execution_count", None)
+        else:
+            cell.pop("outputs", None)
+            cell.pop("execution_count", None)
+        if ids and (not isinstance(cell.get("id"), str) or cell["id"] in seen):
+            cell["id"] = f"cell-{index}"
+        if isinstance(cell.get("id"), str):
+            seen.add(cell["id"])
+    return data
+
+
 def parse_notebook(raw: bytes | str, rel: Path | str) -> Any:
     """Pure: the file's bytes in, a validated ``NotebookNode`` (or BuildError) out."""
     if isinstance(raw, bytes):
@@ -52,7 +82,7 @@ def parse_notebook(raw: bytes | str, rel: Path | str) -> Any:
         raise BuildError(rel, None, f"unknown nbformat {version!r}: only nbformat 4 is read{hint}")
     import nbformat  # only sites with notebooks pay for the import (jsonschema)
 
-    notebook = nbformat.from_dict(data)  # type: ignore[no-untyped-call]
+    notebook = nbformat.from_dict(_repaired(data))  # type: ignore[no-untyped-call]
     try:
         nbformat.validate(notebook)
     except nbformat.ValidationError as exc:
