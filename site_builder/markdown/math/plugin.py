@@ -198,7 +198,11 @@ def _check_dollars(
             if mark == "$$"
             else "write \\$ for a literal dollar sign"
         )
-        report(env, None, f"math: unclosed {mark} ({hint})", line=line, column=column)
+        message = f"math: unclosed {mark} ({hint})"
+        if env["ctx"].math_errors == "show":  # as MathJax showed it: the text, dollar and all
+            warn(env, message, line, column)
+        else:
+            report(env, None, message, line=line, column=column)
         return
 
 
