@@ -177,3 +177,21 @@ def test_one_notebook_file(tmp_path: Path) -> None:
         assert [p.written for p in report.posts] == [into / slug / "index.ipynb"]
     assert (into / "test/my_icons/fastai_logo.png").is_file()
     assert (into / "kaggle-titanic/first_submission.png").is_file()
+
+
+def test_math_in_a_notebook_cells_html_renders(tmp_path: Path) -> None:
+    """``<ol><li>Comparing $y_\\theta$ ...</li></ol>`` in a Markdown cell: MathJax typeset
+    it on the old site; here the HTML block kept it as ``$`` text."""
+    source = tmp_path / "blog"
+    shutil.copytree(DATA / "quarto-notebooks", source)
+    path = source / "posts/2023-11-08-jpeg-output.ipynb"
+    notebook = json.loads(path.read_text())
+    cell = ["<ol>\n", "<li>Comparing $y_\\theta$ and $y'$</li>\n", "</ol>\n"]
+    notebook["cells"][0]["source"] = cell
+    path.write_text(json.dumps(notebook))
+    site = make_site(tmp_path / "site", ROOT)
+    import_posts(source, site / "content" / "posts")
+    written = json.loads((site / "content/posts/jpeg-output/index.ipynb").read_text())
+    assert "<li>\n\nComparing $y_\\theta$ and $y'$\n\n</li>" in "".join(
+        written["cells"][0]["source"]
+    )

@@ -29,7 +29,7 @@ from re import Match
 from typing import Any, NamedTuple
 
 from site_builder.errors import BuildError, BuildErrors, BuildWarning
-from site_builder.importer import common, frontmatter, jekyll, markup
+from site_builder.importer import common, frontmatter, html, jekyll, markup
 from site_builder.importer.assets import Assets, untemplate
 from site_builder.importer.formulas import MATH
 from site_builder.importer.report import PostNotes
@@ -215,6 +215,7 @@ def _markdown_cell(
     markup.mask_code(text)
     for math in (markup.DOUBLE_DOLLAR, markup.SINGLE_DOLLAR, markup.BARE_ENV):
         text.mask(math)
+    html.open_math_html(text)  # ``<li>... $y$</li>``: MathJax typeset it there too
     if fastpages:
         _fastpages(text, cell_notes)
     common.rewrite_references(text, here)
