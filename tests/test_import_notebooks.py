@@ -195,3 +195,29 @@ def test_math_in_a_notebook_cells_html_renders(tmp_path: Path) -> None:
     assert "<li>\n\nComparing $y_\\theta$ and $y'$\n\n</li>" in "".join(
         written["cells"][0]["source"]
     )
+
+
+def test_a_quarto_notebooks_bibliography_comes_into_its_folder(tmp_path: Path) -> None:
+    """A raw cell's ``bibliography: references.bib`` beside the notebook (Quarto read it
+    there): the build stopped on "not found", as the file stayed behind."""
+    posts = tmp_path / "blog/posts"
+    posts.mkdir(parents=True)
+    (tmp_path / "blog/_quarto.yml").write_text("project:\n  type: website\n")
+    (posts / "references.bib").write_text(
+        "@article{lipman2023,\n  author = {Lipman, Yaron},\n  title = {Flow Matching},\n"
+        "  year = {2023}\n}\n"
+    )
+    front = "---\ntitle: Flow\ndate: 2024-05-01\nbibliography: references.bib\n---\n"
+    cells = [
+        {"cell_type": "raw", "metadata": {}, "source": front},
+        {"cell_type": "markdown", "metadata": {}, "source": "As in [@lipman2023]."},
+    ]
+    (posts / "flow.ipynb").write_text(
+        json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 4})
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(tmp_path / "blog", site / "content" / "posts")
+    assert [str(n) for n in report.notes] == []
+    assert (site / "content/posts/flow/references.bib").is_file()
+    build(load_config(site), site / "public", jobs=1, use_cache=False)
+    assert "Lipman, Y. (2023)" in (site / "public/posts/flow/index.html").read_text()

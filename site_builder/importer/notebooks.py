@@ -29,7 +29,7 @@ from re import Match
 from typing import Any, NamedTuple
 
 from site_builder.errors import BuildError, BuildErrors, BuildWarning
-from site_builder.importer import common, frontmatter, html, jekyll, markup
+from site_builder.importer import bib, common, frontmatter, html, jekyll, markup
 from site_builder.importer.assets import Assets, untemplate
 from site_builder.importer.formulas import MATH
 from site_builder.importer.report import PostNotes
@@ -58,6 +58,7 @@ class NotebookPost(NamedTuple):
     files: dict[str, Path]
     notes: PostNotes
     skipped: str
+    written: dict[str, str]  # new files by name: the cleaned .bib its front matter names
 
 
 def find(source: Path, fmt: str) -> list[Path]:
@@ -93,7 +94,7 @@ def convert(path: Path, shown: Path, fmt: str, roots: list[Path]) -> NotebookPos
         front = find_front_matter(notebook.cells, notebook.get("metadata") or {}, shown)
         notebook_source(notebook, shown, path.parent, run=_stored)  # outputs, attachments
     except BuildError as exc:
-        return NotebookPost("", "", {}, notes, f"does not load: {_located(exc)}")
+        return NotebookPost("", "", {}, notes, f"does not load: {_located(exc)}", {})
     raw = path.read_bytes().decode("utf-8").removeprefix("\ufeff")
     data = json.loads(raw)
     slug, name_date = frontmatter.slug_and_date(path, front.raw)
@@ -101,18 +102,23 @@ def convert(path: Path, shown: Path, fmt: str, roots: list[Path]) -> NotebookPos
     if front.raw.get("date") is None:
         if name_date is None:
             why = "no date in its front matter or its name: a notebook post needs one"
-            return NotebookPost("", "", {}, notes, why)
+            return NotebookPost("", "", {}, notes, why, {})
         values["date"] = name_date
     if not front.raw.get("title"):
         values["title"] = _heading_title(data["cells"], front.consumed) or _named(path, slug, notes)
     assets = Assets(path.parent, roots)
-    ctx = common.PostContext(notes, assets, None, slug=slug)
+    written: dict[str, str] = {}  # Quarto read the .bib beside the notebook: it comes too
+    named: dict[str, Any] = {}
+    keys, _ = bib.bring(front.raw.get("bibliography"), path, roots, named, written, notes)
+    if named and named["bibliography"] != front.raw.get("bibliography"):
+        values["bibliography"] = named["bibliography"]  # a CSL JSON file, written as .bib
+    ctx = common.PostContext(notes, assets, keys, slug=slug)
     changed = _edit_front(data, front.consumed, values, drop="slug" in front.raw)
     for index, cell in enumerate(data["cells"]):
         if cell.get("cell_type") == "markdown" and index != front.consumed:
             changed = _markdown_cell(cell, index, ctx, fmt == "jekyll") or changed
     text = json.dumps(data, indent=1, ensure_ascii=False) + "\n" if changed else raw
-    return NotebookPost(slug, text, dict(assets.copies), notes, "")
+    return NotebookPost(slug, text, dict(assets.copies), notes, "", written)
 
 
 def _stored(notebook: Any, _key: str) -> Any:
