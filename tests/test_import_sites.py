@@ -12,6 +12,7 @@ from site_builder.build import build
 from site_builder.cli import main
 from site_builder.config import load_config
 from site_builder.importer import convert_post, import_posts
+from site_builder.importer.finding import detect
 from site_builder.importer.frontmatter import map_front_matter, split
 from site_builder.importer.report import PostNotes
 from tests.conftest import ROOT, make_site
@@ -318,3 +319,40 @@ def test_a_post_named_in_chinese_keeps_its_name_as_title_and_a_pinyin_slug(tmp_p
     report = import_posts(tmp_path / "old", into)
     assert "矩阵分解.md:1: no title: used '矩阵分解' from the file name" in str(report.notes[0])
     assert (into / "ju-zhen-fen-jie.md").read_text().startswith("---\ntitle: 矩阵分解\n")
+
+
+def test_a_zola_sites_shortcodes_become_math_figures_and_images(tmp_path: Path) -> None:
+    """Zola was read as Hugo: ``{% m() %}...{% end %}`` and ``{% math() %}`` became HTML
+    comments around TeX read as Markdown, and ``{% cap() %}`` captions lost their figure.
+    What each template does decides what its uses become."""
+    old = tmp_path / "old"
+    (old / "templates/shortcodes").mkdir(parents=True)
+    (old / "content/ml/post").mkdir(parents=True)
+    (old / "config.toml").write_text('base_url = "https://x.org"\ncompile_sass = true\n')
+    for name, template in (
+        ("m", "${{ body | safe }}$"),
+        ("math", "$${{ body | safe }}$$"),
+        ("cap", "<figcaption>{{ body | markdown | safe }}</figcaption>"),
+        ("img", '<p><img src="{{ src }}" alt="{{ alt }}"></p>'),
+        ("note", '<div class="note">{{ body | markdown | safe }}</div>'),
+    ):
+        (old / "templates/shortcodes" / f"{name}.html").write_text(template)
+    (old / "content/ml/post/flow.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (old / "content/ml/post/index.md").write_text(
+        '+++\ntitle = "Zola math"\ndate = 2025-07-01\n+++\n'
+        "The loss {% m() %}\\mathcal{L}_{\\text{VAE}}{% end %} is minimised:\n\n"
+        "{% math() %}\n\\mathcal{L} = \\mathbb{E}_{q_\\phi(z)}[\\log p(x_i)]\n{% end %}\n\n"
+        '{{ img(src="flow.png", alt="flow") }}\n'
+        "{% cap() %}Flow from $x_0$ to $x_1$.{% end %}\n\n"
+        "{% note() %}Kept.{% end %}\n"
+    )
+    assert detect(old) == "zola"
+    into = tmp_path / "site/content/posts"
+    report = import_posts(old, into)
+    assert [str(n) for n in report.notes] == [
+        "old/content/ml/post/index.md:14: Zola shortcode note not converted: its body kept"
+    ]
+    written = (into / "post/index.md").read_text()
+    assert "The loss $\\mathcal{L}_{\\text{VAE}}$ is minimised:" in written
+    assert "$$\n\\mathcal{L} = \\mathbb{E}_{q_\\phi(z)}[\\log p(x_i)]\n$$" in written
+    assert "![Flow from $x_0$ to $x_1$.](flow.png)" in written and "Kept." in written

@@ -44,12 +44,13 @@ from site_builder.importer import (
     shortcodes,
     siteyaml,
     slugs,
+    zola,
 )
 from site_builder.importer.assets import Assets
 from site_builder.importer.report import Imported, ImportReport, PostNotes
 from site_builder.importer.text import Text
 
-FORMATS = ("jekyll", "hugo", "quarto")
+FORMATS = ("jekyll", "hugo", "quarto", "zola")
 # What an undated page keeps of the front matter: no date, so no feed, tags or updates.
 PAGE_KEYS = ("title", "description", "bibliography", "draft", "toc", "math")
 BLANK_LINES = re.compile(r"\n{3,}")
@@ -58,6 +59,7 @@ CONVERTERS: dict[str, Converter] = {
     "jekyll": jekyll.convert,
     "hugo": hugo.convert,
     "quarto": quarto.convert,
+    "zola": zola.convert,
 }
 
 
@@ -199,6 +201,8 @@ def import_posts(
     if not files and not researcher:
         raise BuildError(source, None, f"no {fmt} posts found")
     passthrough = hugo.passed_delimiters(source) if fmt == "hugo" else common.DELIMITERS
+    if fmt == "zola":  # pulldown-cmark read every formula as Markdown first
+        passthrough = frozenset()
     drafts = quarto.draft_mode(source) if fmt == "quarto" else "gone"
     base = source if source.is_dir() else source.parent
     folders = {"post": into, "page": into.parent / "pages"}
@@ -211,6 +215,8 @@ def import_posts(
     if fmt in ("jekyll", "hugo"):
         module = liquid_blocks if fmt == "jekyll" else shortcodes
         site_vars = dict(module.site_variables(base))
+    if fmt == "zola":  # its shortcodes' templates say what each use becomes
+        site_vars = {"zola_templates": base / "templates" / "shortcodes"}
     for path in files:
         shown = path.relative_to(base.parent) if base.parent in path.parents else path
         roots_here = [r for r in roots if r.is_dir()]

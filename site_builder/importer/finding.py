@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from site_builder.importer import jekyll
+from site_builder.importer import jekyll, zola
 from site_builder.importer.common import HUGO_CONFIGS
 
 
@@ -25,6 +25,8 @@ def detect(source: Path) -> str:
         return "quarto"
     if any((source / name).exists() for name in ("_config.yml", "_posts", "_notebooks")):
         return "jekyll"
+    if zola.is_zola(source):
+        return "zola"
     if any((source / name).is_file() for name in HUGO_CONFIGS if name.startswith("hugo")):
         return "hugo"
     if (source / "content").is_dir() and any(  # ``config.yml`` beside Hugo's content/
@@ -82,7 +84,7 @@ def find_posts(source: Path, fmt: str) -> tuple[list[Path], list[Path]]:
             p for folder in folders for p in _walk(folder, MARKDOWN) if not p.name.startswith("_")
         ]
         return sorted(files), [source, *_pelican_content(source)]
-    if fmt == "hugo":
+    if fmt in ("hugo", "zola"):
         content = source / "content" if (source / "content").is_dir() else source
         pages = [p for p in _walk(content, MARKDOWN + R_MARKDOWN) if p.stem != "_index"]
         files = [p for p in pages if p.parent != content] or pages

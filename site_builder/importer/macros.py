@@ -73,7 +73,7 @@ def read(source: Path, fmt: str, shown: Path) -> SiteMacros:
     if fmt == "jekyll":
         generators = [source / n for n in scripts.GENERATOR_CONFIGS if (source / n).is_file()]
         files = _under(source, "_layouts", "_includes") + generators
-    elif fmt == "hugo":
+    elif fmt in ("hugo", "zola"):
         files = _under(source, "layouts") + sorted(source.glob("themes/*/layouts/**/*.html"))
     else:
         files = _quarto_headers(source, configs, macros, shown)
@@ -118,6 +118,7 @@ def _configs(source: Path, fmt: str) -> list[Path]:
     names = {
         "jekyll": ["_config.yml", "_config.yaml"],
         "hugo": list(common.HUGO_CONFIGS),
+        "zola": ["config.toml"],
         "quarto": ["_quarto.yml", "_quarto.yaml"],
     }[fmt]
     found = [source / n for n in names if (source / n).is_file()]
