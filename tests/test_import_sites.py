@@ -356,3 +356,23 @@ def test_a_zola_sites_shortcodes_become_math_figures_and_images(tmp_path: Path) 
     assert "The loss $\\mathcal{L}_{\\text{VAE}}$ is minimised:" in written
     assert "$$\n\\mathcal{L} = \\mathbb{E}_{q_\\phi(z)}[\\log p(x_i)]\n$$" in written
     assert "![Flow from $x_0$ to $x_1$.](flow.png)" in written and "Kept." in written
+
+
+def test_a_quarto_figure_whose_image_is_missing_loses_its_fences(tmp_path: Path) -> None:
+    """``::: {#fig-regions}`` around an image missing from the repository: import left the
+    image out and reported it, then the build stopped on a figure with no image."""
+    old = tmp_path / "old/posts"
+    old.mkdir(parents=True)
+    (tmp_path / "old/_quarto.yml").write_text("project:\n  type: website\n")
+    (old / "rvq.qmd").write_text(
+        "---\ntitle: RVQ\ndate: 2023-06-12\n---\nQuantise $x$.\n\n::: {#fig-regions}\n"
+        "![Regions](images/missing.png)\n\nRegions of k-means.\n:::\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(tmp_path / "old", site / "content/posts")
+    assert sorted(str(n).split(": ", 1)[1] for n in report.notes) == [
+        "figure ::: {#fig-regions} has no image (a cell or a filter drew it, or it was not found)",
+        "image images/missing.png not found: left out of the post",
+    ]
+    build(load_config(site), site / "public", jobs=1, use_cache=False)
+    assert "Regions of k-means." in (site / "public/posts/rvq/index.html").read_text()

@@ -81,7 +81,7 @@ def unwrap_unknown_divs(text: Text, notes: PostNotes) -> None:
                 start, kept = stack.pop()
                 if kept and _imageless_figure(lines[start], lines[start + 1 : index]):
                     origin = text.origin[start] if start < len(text.origin) else None
-                    why = "a cell or a filter drew its image"
+                    why = "a cell or a filter drew it, or it was not found"
                     notes.add(origin, f"figure {lines[start].strip()} has no image ({why})")
                     kept = False
                 if closer:
@@ -119,11 +119,13 @@ def unwrap_unknown_divs(text: Text, notes: PostNotes) -> None:
 
 
 def _imageless_figure(fence: str, body: list[str]) -> bool:
-    """A ``::: {#fig-x}`` whose image a Quarto cell or filter (``{.tikz}``) made: the build
-    would stop on a figure with nothing to show, so its fences go (its content stays)."""
+    """A ``::: {#fig-x}`` whose image a Quarto cell or filter (``{.tikz}``) made, or whose
+    image file is missing: the build would stop on a figure with nothing to show, so its
+    fences go (its content stays)."""
     if "#fig-" not in fence or "widget=" in fence:
         return False
-    return not any(re.search(r"!\[|<img\b|<svg\b|<video\b|<iframe\b", line) for line in body)
+    shown = re.sub(r"(?s)<!--.*?-->", "", "\n".join(body))  # an image not found: commented out
+    return not re.search(r"!\[|<img\b|<svg\b|<video\b|<iframe\b", shown)
 
 
 ZENN = re.compile(r"^(message|details)\b\s*(.*)$")
