@@ -376,3 +376,28 @@ def test_a_quarto_figure_whose_image_is_missing_loses_its_fences(tmp_path: Path)
     ]
     build(load_config(site), site / "public", jobs=1, use_cache=False)
     assert "Regions of k-means." in (site / "public/posts/rvq/index.html").read_text()
+
+
+def test_hexo_code_and_image_tags(tmp_path: Path) -> None:
+    """Hexo's ``{% codeblock %}``, ``{% include_code %}`` (a file from
+    ``source/downloads/code/``) and ``{% asset_img %}`` (the post's asset folder) were
+    Liquid tags left as HTML comments: the code and the figure were lost."""
+    old = tmp_path / "old"
+    posts = old / "source/_posts"
+    (posts / "heap").mkdir(parents=True)
+    (old / "source/downloads/code/cpp").mkdir(parents=True)
+    (old / "_config.yml").write_text("title: H\npost_asset_folder: true\n")
+    (old / "source/downloads/code/cpp/heap.h").write_text("struct Heap {};\n")
+    (posts / "heap/tree.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (posts / "heap.md").write_text(
+        "---\ntitle: Heap\ndate: 2021-01-02\n---\n\n{% codeblock heap.py lang:python %}\n"
+        "x = {{ 1 }}\n{% endcodeblock %}\n\n{% include_code skew lang:cpp cpp/heap.h %}\n\n"
+        "{% asset_img tree.png The tree %}\n"
+    )
+    into = tmp_path / "site/content/posts"
+    report = import_posts(old, into)
+    assert [str(n) for n in report.notes] == []
+    written = (into / "heap/index.md").read_text()
+    assert '```python filename="heap.py"\nx = {{ 1 }}\n```' in written
+    assert '```cpp filename="skew"\nstruct Heap {};\n```' in written
+    assert "![The tree](heap/tree.png)" in written and (into / "heap/heap/tree.png").is_file()

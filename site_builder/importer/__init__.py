@@ -30,6 +30,7 @@ from site_builder.importer import (
     finding,
     formulas,
     frontmatter,
+    hexo,
     html,
     hugo,
     jekyll,
@@ -110,6 +111,7 @@ def convert_post(
     page.unwrap(text)
     if fmt == "jekyll":  # Liquid ran before anything else: its loops, includes, ``page.x``
         base = roots[0] if roots else path.parent
+        hexo.convert(text, notes, path, base)  # Hexo's and Octopress's tags, Liquid's kin
         liquid_blocks.run(text, meta, site_vars or {}, notes, (path.parent, base))
     if not text.text.strip() and not (name_date or meta.get("date")):
         layout = f" (the old layout {meta['layout']!r} filled it)" if meta.get("layout") else ""

@@ -1,0 +1,78 @@
+"""Hexo's (and Octopress's) tag plugins, which the Jekyll converter reads otherwise.
+
+- ``{% codeblock [title] [lang:x] %}...{% endcodeblock %}`` is a fenced code block,
+  its title the block's ``filename``;
+- ``{% include_code [title] [lang:x] path %}`` is the file Hexo inlined from
+  ``source/downloads/code/`` (its ``code_dir``), as a fenced block;
+- ``{% asset_img name [title] %}`` is an image in the post's asset folder
+  (``source/_posts/<post>/name``).
+
+A tag whose file is missing is left to the report, as any other Liquid tag.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+from re import Match
+
+from site_builder.importer.report import PostNotes
+from site_builder.importer.text import Text
+
+CODEBLOCK = re.compile(
+    r"(?ms)^([ \t]*)\{%-?\s*codeblock\b([^%]*?)-?%\}[ \t]*\n(.*?)\n"
+    r"[ \t]*\{%-?\s*endcodeblock\s*-?%\}"
+)
+INCLUDE_CODE = re.compile(r"\{%-?\s*include_code\b([^%]*?)-?%\}")
+ASSET_IMG = re.compile(r"\{%-?\s*asset_img\b([^%]*?)-?%\}")
+
+
+def _words(raw: str) -> list[str]:
+    try:
+        return shlex.split(raw)
+    except ValueError:  # an unclosed quote: as written
+        return raw.split()
+
+
+def _fence(body: str, words: list[str], indent: str = "") -> str:
+    lang = next((w[5:] for w in words if w.startswith("lang:")), "")
+    title = " ".join(w for w in words if ":" not in w and "/" not in w)
+    info = lang + (f' filename="{title}"' if title and lang else "")
+    ticks = "````" if "```" in body else "```"
+    lines = [f"{ticks}{info}", *body.split("\n"), ticks]
+    return "\n".join(indent + line if line else line for line in lines)
+
+
+def convert(text: Text, notes: PostNotes, post: Path, root: Path) -> None:
+    """Hexo's tags in ``text`` (the post at ``post``, its site at ``root``), before Liquid."""
+
+    def codeblock(match: Match[str], _line: int) -> str:
+        return text.hide(_fence(match.group(3), _words(match.group(2)), match.group(1)))
+
+    def include_code(match: Match[str], line: int) -> str:
+        words = _words(match.group(1))
+        paths = [w for w in words if ":" not in w]
+        if not paths:
+            return match.group(0)
+        found = root / "source" / "downloads" / "code" / paths[-1]
+        if not found.is_file():
+            notes.add(line, f"include_code {paths[-1]}: no such file in source/downloads/code")
+            return match.group(0)
+        body = found.read_text(encoding="utf-8", errors="replace").rstrip("\n")
+        words.remove(paths[-1])
+        if not any(w.startswith("lang:") for w in words):
+            words.append(f"lang:{found.suffix[1:]}")
+        return text.hide(_fence(body, words))
+
+    def asset_img(match: Match[str], _line: int) -> str:
+        words = _words(match.group(1))
+        names = [w for w in words if "." in w and not w.isdigit()]
+        if not names:
+            return match.group(0)
+        title = " ".join(w for w in words[words.index(names[0]) + 1 :] if not w.isdigit())
+        return f"![{title}]({post.stem}/{names[0]})"
+
+    text.sub(CODEBLOCK, codeblock)
+    text.sub(INCLUDE_CODE, include_code)
+    text.sub(ASSET_IMG, asset_img)
