@@ -133,6 +133,19 @@ def test_what_jupyter_opens_despite_the_schema_is_read(recwarn: pytest.WarningsR
     assert not [w for w in recwarn if "nbformat" in str(w.filename)]
 
 
+def test_quartos_page_settings_in_a_notebook_are_not_unknown_keys() -> None:
+    """``twitter-card``, ``crossref``, ``number-sections``, ``csl``: Quarto's settings for
+    its own page, a warning each ("unknown front matter key") on every imported post."""
+    front = (
+        "---\ntitle: T\ndate: 2024-01-01\ntwitter-card: true\ncrossref:\n  fig-prefix: Fig\n"
+        "number-sections: true\ncsl: ieee.csl\naliases: [/old/]\n---"
+    )
+    cells = [{"cell_type": "raw", "metadata": {}, "source": front}]
+    notebook = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 4}
+    source = loads_notebook(json.dumps(notebook), Path("p.ipynb"))
+    assert source.front == {"title": "T", "date": "2024-01-01", "slug": "p"}
+
+
 def test_unreadable_base64_names_the_cell() -> None:
     spec = [
         {"code": "x", "outputs": [{"output_type": "display_data", "data": {"image/png": "%%%"}}]}

@@ -41,6 +41,13 @@ DROPPED = frozenset(
         "hide_github_badge", "hide_deepnote_badge", "hide_mybinder_badge", "jupyter",
         "format", "title-block-banner", "title-block-banner-color", "website",
         "freeze", "code-fold", "code-summary", "echo", "execute", "fig_caption",
+        "twitter-card", "open-graph", "card-style", "crossref", "number-sections",
+        "number-depth", "csl", "aliases", "citation", "reference-location",
+        "citation-location", "title-block-style", "toc-location", "toc-title", "lightbox",
+        "filters", "engine", "knitr", "code-tools", "code-line-numbers", "code-overflow",
+        "highlight-style", "page-layout", "appendix-style", "google-scholar", "license",
+        "copyright", "editor", "css", "include-in-header", "fig-cap-location",
+        "tbl-cap-location", "execute-dir",
     }
 )  # fmt: skip
 # Notebook-level metadata that is never front matter.
