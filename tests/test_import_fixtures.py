@@ -60,6 +60,25 @@ def test_bib_keys_a_citation_cannot_spell_are_renamed(tmp_path: Path) -> None:
     assert any("d'oro2022 renamed doro2022" in str(n) for n in converted.notes.notes)
 
 
+def test_a_bib_value_naming_an_undefined_string_is_its_text(tmp_path: Path) -> None:
+    """``booktitle=NAACL18,`` with no ``@string{NAACL18 = ...}``: pybtex stopped the build
+    ("BibTeX syntax error"); citeproc printed the name. A defined one and a month stay."""
+    (tmp_path / "refs.bib").write_text(
+        "@string{ICML = {Proc. ICML}}\n@inproceedings{elmo,\n  title={ELMo},\n"
+        "  booktitle=NAACL18,\n  series = ICML,\n  month = jun,\n  year={2018},\n}\n"
+    )
+    post = tmp_path / "post.md"
+    post.write_text(
+        "---\ntitle: T\ndate: 2024-01-01\nbibliography: refs.bib\n---\n\nSee [@elmo].\n"
+    )
+    converted = convert_post(post, Path("post.md"), "jekyll", [tmp_path])
+    bib = converted.written["refs.bib"]
+    assert "  booktitle={NAACL18}," in bib and "  series = ICML," in bib and "month = jun," in bib
+    assert any(
+        "names no @string defines, kept as text: NAACL18" in str(n) for n in converted.notes.notes
+    )
+
+
 def test_one_spelling_per_tag_across_an_import(tmp_path: Path) -> None:
     """'Software Design' and 'software-design' would be two tags sharing one page."""
     from site_builder.importer import import_posts

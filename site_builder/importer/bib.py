@@ -45,6 +45,9 @@ def bring(
     cleaned, fields = drop_repeated_fields(cleaned)
     if fields:
         notes.add(1, f"{name}: repeated fields dropped (the first kept): {', '.join(fields)}")
+    cleaned, strings = undefined_strings(cleaned)
+    if strings:
+        notes.add(1, f"{name}: names no @string defines, kept as text: {', '.join(strings)}")
     cleaned, names = brace_lists_of_names(cleaned)
     if names:
         notes.add(1, f"{name}: names BibTeX would split wrongly, kept whole: {'; '.join(names)}")
@@ -252,3 +255,31 @@ def _commas(name: str) -> int:
         depth += {"{": 1, "}": -1}.get(char, 0)
         count += char == "," and depth == 0
     return count
+
+
+# ``booktitle = NAACL18,``: a bare name is an ``@string`` macro; one the file never
+# defines stops pybtex (BibTeX warned and left the field empty, citeproc printed it).
+BARE_VALUE = re.compile(
+    r"(?m)^([ \t]*[A-Za-z][\w-]*[ \t]*=[ \t]*)([A-Za-z_][\w:.-]*)([ \t]*,?[ \t]*)$"
+)
+STRING_DEF = re.compile(r"(?im)^[ \t]*@string\s*[{(]\s*([\w:.-]+)\s*=")
+MONTHS = frozenset(
+    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+)
+
+
+def undefined_strings(source: str) -> tuple[str, list[str]]:
+    """Each bare value no ``@string`` defines (and no month, which BibTeX knows) as the
+    text it names, braced: ``{NAACL18}``; and those names."""
+    defined = {name.lower() for name in STRING_DEF.findall(source)} | MONTHS
+    found: list[str] = []
+
+    def brace(match: re.Match[str]) -> str:
+        name = match.group(2)
+        if name.lower() in defined:
+            return match.group(0)
+        if name not in found:
+            found.append(name)
+        return f"{match.group(1)}{{{name}}}{match.group(3)}"
+
+    return BARE_VALUE.sub(brace, source), found
