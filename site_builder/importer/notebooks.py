@@ -29,7 +29,7 @@ from re import Match
 from typing import Any, NamedTuple
 
 from site_builder.errors import BuildError, BuildErrors, BuildWarning
-from site_builder.importer import bib, common, frontmatter, html, jekyll, markup
+from site_builder.importer import bib, common, divs, frontmatter, html, jekyll, markup
 from site_builder.importer.assets import Assets, untemplate
 from site_builder.importer.formulas import MATH
 from site_builder.importer.report import PostNotes
@@ -225,6 +225,7 @@ def _markdown_cell(
     if fastpages:
         _fastpages(text, cell_notes)
     common.rewrite_references(text, here)
+    divs.unwrap_unknown_divs(text, cell_notes)  # a figure whose image is missing, as in a post
     common.hide_leftovers(text, here)
     text.unmask()
     for note in sorted(cell_notes.notes, key=lambda n: n.line or 0):

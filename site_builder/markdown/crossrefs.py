@@ -38,6 +38,8 @@ KINDS = {
     "def": ("Definition", "definition"),
     "exm": ("Example", "example"),
     "exr": ("Exercise", "exercise"),
+    # A heading's own id (``## Method {#sec-method}``, ``headings``): sections in order.
+    "sec": ("Section", "section"),
 }
 _LATEX_REF = re.compile(r"\\(eqref|ref)\{([^{}]+)\}")
 _MATH_REF = re.compile(r"\s*\\(eqref|ref)\{([^{}]+)\}\s*")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
@@ -19,7 +19,7 @@ from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
 from site_builder.markdown import Heading
-from site_builder.markdown.crossrefs import KINDS
+from site_builder.markdown.crossrefs import KINDS, register
 from site_builder.markdown.state import extension_state
 from site_builder.slug import slugify
 
@@ -47,12 +47,40 @@ RESERVED_PATTERN = re.compile(r"(?:fn|sn|fnref|cite-)\d+|(?:ref|" + "|".join(KIN
 
 
 def headings_plugin(md: MarkdownIt) -> None:
+    # Before cross-references resolve: ``@sec-x`` needs its heading's number.
+    md.core.ruler.before("text_join", "heading_attributes", _take_attributes)
     md.core.ruler.push("heading_ids", _assign_ids)
     md.add_render_rule("heading_close", _render_close)
 
 
 def _plain_text(inline: Token) -> str:
     return "".join(c.content for c in inline.children or [] if c.type in ("text", "code_inline"))
+
+
+# Pandoc's attributes after a heading's text: ``{#sec-method}``, ``{.unnumbered}``, ``{-}``.
+_ATTRIBUTES = re.compile(r"\s*\{((?:\s*(?:#[\w:.-]+|\.[\w-]+|-|[\w-]+=\S+))+)\s*\}\s*$")
+
+
+def _take_attributes(state: StateCore) -> None:
+    """Each heading's Pandoc attributes off its text; its id kept for ``_assign_ids``, and
+    a ``#sec-`` one numbered for ``@sec-x``."""
+    tokens = state.tokens
+    for index, token in enumerate(tokens):
+        if token.type == "heading_open" and (chosen := _attributes(tokens[index + 1])):
+            token.meta["id"] = chosen
+            if chosen.startswith("sec-"):
+                register(cast(dict[str, Any], state.env), chosen, token)
+
+
+def _attributes(inline: Token) -> str | None:
+    """Take Pandoc's trailing ``{#id .class}`` off a heading (it showed as text); its id."""
+    last = inline.children[-1] if inline.children else None
+    if last is None or last.type != "text" or not (match := _ATTRIBUTES.search(last.content)):
+        return None
+    last.content = last.content[: match.start()]
+    inline.content = _ATTRIBUTES.sub("", inline.content)
+    ident = re.search(r"#([\w:.-]+)", match.group(1))
+    return ident.group(1) if ident else None
 
 
 @dataclass
@@ -70,7 +98,14 @@ def _assign_ids(state: StateCore) -> None:
     for index, token in enumerate(tokens):
         if token.type != "heading_open":
             continue
+        chosen = token.meta.get("id")
         text = _plain_text(tokens[index + 1])
+        if chosen and chosen not in used:  # ``## Method {#sec-method}``: the author's id
+            used.add(chosen)
+            token.attrSet("id", chosen)
+            tokens[index + 2].meta["anchor"] = (chosen, text)
+            found.append(Heading(int(token.tag[1]), chosen, text))
+            continue
         base = slugify(text)
         if RESERVED_PATTERN.fullmatch(base):
             base = f"section-{base}"
