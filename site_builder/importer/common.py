@@ -175,11 +175,17 @@ def escape_bare_at(text: Text, ctx: PostContext) -> None:
     text.sub(BARE_CITE, lambda m, _l: m.group(0) if m.group(1) in keys else "\\" + m.group(0))
 
 
-def check_crossrefs(text: Text, ctx: PostContext) -> None:
+def defined_ids(text: str) -> set[str]:
+    """The cross-reference targets ``text`` defines (``{#fig-x}``, ``\\label{eq:x}``)."""
+    shown = HTML_COMMENT.sub("", FENCE.sub("", text))  # in code or left out: none
+    return {a or b.replace(":", "-") for a, b in DEFINED_ID.findall(shown)}
+
+
+def check_crossrefs(text: Text, ctx: PostContext, defined: set[str] | None = None) -> None:
     """``@fig-x`` to a figure that only an executed cell would make, or ``@exr-x`` to an
-    exercise in another chapter of a Quarto book, stops the build: unlink it."""
-    shown = FENCE.sub("", text.text)  # an id in a code block (Markdown shown as code) is none
-    defined = {a or b.replace(":", "-") for a, b in DEFINED_ID.findall(shown)}
+    exercise in another chapter of a Quarto book, stops the build: unlink it. ``defined``:
+    the targets of the whole document, when ``text`` is one of its notebook's cells."""
+    defined = defined_ids(text.text) if defined is None else defined
 
     def reference(match: Match[str], line: int) -> str:
         ident = match.group(2)

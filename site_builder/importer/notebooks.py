@@ -25,29 +25,16 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from re import Match
 from typing import Any, NamedTuple
 
 from site_builder.errors import BuildError, BuildErrors, BuildWarning
-from site_builder.importer import bib, common, divs, frontmatter, html, jekyll, markup
-from site_builder.importer.assets import Assets, untemplate
+from site_builder.importer import bib, common, divs, fastpages, frontmatter, html, jekyll, markup
+from site_builder.importer.assets import Assets
 from site_builder.importer.formulas import MATH
 from site_builder.importer.report import PostNotes
 from site_builder.importer.text import Text
 
 SKIP_PARTS = frozenset({"_extensions", "_site", "_freeze", "node_modules", ".ipynb_checkpoints"})
-FOOTNOTE = re.compile(r"\{%-?\s*fn\s+(\w+)\s*-?%\}")
-FOOTNOTE_TEXT = re.compile(
-    r"""(?s)\{\{-?\s*(["'])(.*?)\1\s*\|\s*fndetail:\s*["']?(\w+)["']?\s*-?\}\}"""
-)
-BOX_KINDS = {"note": "note", "info": "note", "tip": "tip", "important": "important"}
-BOX_KINDS |= {"warning": "warning", "alert": "warning"}
-QUOTE_BOX = re.compile(r"(?im)^>[ \t]*(note|tip|important|warning):[ \t]*(.+)$")
-INCLUDE_BOX = re.compile(
-    r"""(?is)\{%-?\s*include\s+(note|info|tip|important|warning|alert)\.html\s+"""
-    r"""(?:content|text)\s*=\s*(["'])(.*?)\2\s*-?%\}"""
-)
-EMBED = re.compile(r"(?im)^>[ \t]*(youtube|twitter):[ \t]*(\S+)[ \t]*$")
 
 
 class NotebookPost(NamedTuple):
@@ -117,6 +104,10 @@ def convert(path: Path, shown: Path, fmt: str, roots: list[Path]) -> NotebookPos
     for index, cell in enumerate(data["cells"]):
         if cell.get("cell_type") == "markdown" and index != front.consumed:
             changed = _markdown_cell(cell, index, ctx, fmt == "jekyll") or changed
+    defined = _targets(data["cells"])  # once the cells are converted: a figure may be gone
+    for index, cell in enumerate(data["cells"]):
+        if cell.get("cell_type") == "markdown" and index != front.consumed:
+            changed = _references(cell, index, ctx, defined) or changed
     text = json.dumps(data, indent=1, ensure_ascii=False) + "\n" if changed else raw
     return NotebookPost(slug, text, dict(assets.copies), notes, "", written)
 
@@ -207,59 +198,69 @@ def _edit_front(
     return True
 
 
-def _markdown_cell(
-    cell: dict[str, Any], index: int, ctx: common.PostContext, fastpages: bool
+LABEL_OPTION = re.compile(r"(?m)^#\|\s*label:\s*([\w-]+)")
+
+
+def _targets(cells: list[dict[str, Any]]) -> set[str]:
+    """Every cross-reference target of the notebook: its Markdown's ``{#fig-x}`` and its
+    code cells' ``#| label: fig-x`` (the figure their output makes)."""
+    found: set[str] = set()
+    for cell in cells:
+        source = _source(cell)
+        if cell.get("cell_type") == "code":
+            found.update(LABEL_OPTION.findall(source))
+        else:
+            found |= common.defined_ids(source)
+    return found
+
+
+def _references(
+    cell: dict[str, Any], index: int, ctx: common.PostContext, defined: set[str]
 ) -> bool:
-    """The Liquid a fastpages cell held, as this site's syntax or hidden and reported;
-    local files copied. Whether the cell changed."""
+    """``@fig-x`` to a figure no cell of the notebook makes, unlinked; whether it changed."""
     before = _source(cell)
     cell_notes = PostNotes(ctx.notes.path)
-    here = common.PostContext(cell_notes, ctx.assets, None, slug=ctx.slug)
     text = Text(before)
-    if fastpages:
-        text.sub(jekyll.RAW_TAG, lambda m, _l: "")  # Jekyll drops it even inside code
     markup.mask_code(text)
-    for math in (markup.DOUBLE_DOLLAR, markup.SINGLE_DOLLAR, markup.BARE_ENV):
-        text.mask(math)
-    html.open_math_html(text)  # ``<li>... $y$</li>``: MathJax typeset it there too
-    if fastpages:
-        _fastpages(text, cell_notes)
-    common.rewrite_references(text, here)
-    divs.unwrap_unknown_divs(text, cell_notes)  # a figure whose image is missing, as in a post
-    common.hide_leftovers(text, here)
+    common.check_crossrefs(text, common.PostContext(cell_notes, ctx.assets, None), defined)
     text.unmask()
-    for note in sorted(cell_notes.notes, key=lambda n: n.line or 0):
-        where = f"cell {index + 1}" + (f", line {note.line}" if note.line else "")
-        ctx.notes.add(None, f"{where}: {note.message}")
+    _cell_notes(ctx, index, cell_notes)
     if text.text == before:
         return False
     _set_source(cell, text.text)
     return True
 
 
-def _fastpages(text: Text, notes: PostNotes) -> None:
-    """fastpages' footnotes, boxes and embeds, which its notebook converter expanded."""
-    text.sub(jekyll.LIQUID_PATH, lambda m, _l: untemplate(m.group(0)))
-    text.sub(FOOTNOTE, lambda m, _l: f"[^{m.group(1)}]")
-    text.sub(FOOTNOTE_TEXT, _footnote_text)
-    text.sub(QUOTE_BOX, lambda m, _l: _box(m.group(1), m.group(2)))
-    text.sub(INCLUDE_BOX, lambda m, _l: _box(m.group(1), m.group(3)))
-
-    def embed(match: Match[str], line: int) -> str:
-        notes.add(line, f"{match.group(1)} embed kept as a link")
-        return f"<{match.group(2)}>"
-
-    text.sub(EMBED, embed)
+def _cell_notes(ctx: common.PostContext, index: int, cell_notes: PostNotes) -> None:
+    for note in sorted(cell_notes.notes, key=lambda n: n.line or 0):
+        where = f"cell {index + 1}" + (f", line {note.line}" if note.line else "")
+        ctx.notes.add(None, f"{where}: {note.message}")
 
 
-def _footnote_text(match: Match[str], _line: int) -> str:
-    """fastpages' ``{{ 'text' | fndetail: 1 }}``: a footnote's text, on a line of its own."""
-    start = "" if match.start() == 0 or match.string[match.start() - 1] == "\n" else "\n\n"
-    return f"{start}[^{match.group(3)}]: {' '.join(match.group(2).split())}"
-
-
-def _box(kind: str, body: str) -> str:
-    return f"::: {{.callout-{BOX_KINDS[kind.lower()]}}}\n{body.strip()}\n:::"
+def _markdown_cell(cell: dict[str, Any], index: int, ctx: common.PostContext, liquid: bool) -> bool:
+    """The Liquid a fastpages cell held, as this site's syntax or hidden and reported;
+    local files copied. Whether the cell changed."""
+    before = _source(cell)
+    cell_notes = PostNotes(ctx.notes.path)
+    here = common.PostContext(cell_notes, ctx.assets, None, slug=ctx.slug)
+    text = Text(before)
+    if liquid:  # a fastpages notebook
+        text.sub(jekyll.RAW_TAG, lambda m, _l: "")  # Jekyll drops it even inside code
+    markup.mask_code(text)
+    for math in (markup.DOUBLE_DOLLAR, markup.SINGLE_DOLLAR, markup.BARE_ENV):
+        text.mask(math)
+    html.open_math_html(text)  # ``<li>... $y$</li>``: MathJax typeset it there too
+    if liquid:
+        fastpages.convert(text, cell_notes)
+    common.rewrite_references(text, here)
+    divs.unwrap_unknown_divs(text, cell_notes)  # a figure whose image is missing, as in a post
+    common.hide_leftovers(text, here)
+    text.unmask()
+    _cell_notes(ctx, index, cell_notes)
+    if text.text == before:
+        return False
+    _set_source(cell, text.text)
+    return True
 
 
 def check(written: Path, shown: Path | str, macros: dict[str, str], notes: PostNotes) -> int:
