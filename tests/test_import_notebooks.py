@@ -221,3 +221,25 @@ def test_a_quarto_notebooks_bibliography_comes_into_its_folder(tmp_path: Path) -
     assert (site / "content/posts/flow/references.bib").is_file()
     build(load_config(site), site / "public", jobs=1, use_cache=False)
     assert "Lipman, Y. (2023)" in (site / "public/posts/flow/index.html").read_text()
+
+
+def test_a_notebook_cells_math_as_jupyters_mathjax_read_it(tmp_path: Path) -> None:
+    """``$p(y) = x $`` (a space before the closing ``$``) and a bare ``\\begin{pmatrix}``
+    with ``\\\\`` rows: Jupyter's MathJax typeset both; here the first was ``$`` text and
+    the second lost a backslash of each row to Markdown."""
+    source = tmp_path / "blog"
+    shutil.copytree(DATA / "quarto-notebooks", source)
+    path = source / "posts/2023-11-08-jpeg-output.ipynb"
+    notebook = json.loads(path.read_text())
+    notebook["cells"][0]["source"] = [
+        "Likelihood $p(y|X) = \\prod_i p(y_i) $ here.\n",
+        "\n",
+        "The matrix \\begin{pmatrix} a & \\rho \\\\ \\rho & b \\end{pmatrix} is SPD.\n",
+    ]
+    path.write_text(json.dumps(notebook))
+    site = make_site(tmp_path / "site", ROOT)
+    import_posts(source, site / "content" / "posts")
+    written = json.loads((site / "content/posts/jpeg-output/index.ipynb").read_text())
+    first = "".join(written["cells"][0]["source"])
+    assert "Likelihood $p(y|X) = \\prod_i p(y_i)$ here." in first
+    assert "$$\n\\begin{pmatrix} a & \\rho \\\\ \\rho & b \\end{pmatrix}\n$$" in first
