@@ -150,6 +150,14 @@ def test_dollars_inside_text_inside_inline_math_are_one_formula() -> None:
     assert texts(out, "mtext") == ["distance(", ")"] and "<msub><mi>x</mi><mn>0</mn>" in out
 
 
+def test_plain_tex_matrices_are_environments() -> None:
+    """``\\matrix{a & b \\cr c & d}``, ``\\pmatrix{...}``, ``\\cases{...}``: plain TeX that
+    MathJax reads; "unknown LaTeX command \\matrix" here."""
+    out = convert_md(r"$$\left(\matrix{1 & 0 \cr 0 & 1}\right) = \pmatrix{a \cr b}$$")
+    assert len(elements(out, "mtr")) == 4 and texts(out, "mo")[0] == "("
+    assert "{" in texts(convert_md(r"$x = \cases{1 & x>0 \cr 0 & x \le 0}$"), "mo")
+
+
 def test_array_rules_are_kept() -> None:
     out = convert(r"\begin{array}{cc|c} 1 & 2 & 3 \\ 4 & 5 & 6 \end{array}", True)
     for row in elements(out, "mtr"):

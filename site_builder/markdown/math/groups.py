@@ -106,6 +106,22 @@ def _split_at_switch(command: str, body: str) -> str | None:
     return None
 
 
+_PLAIN_MATRIX = re.compile(r"\\(matrix|pmatrix|cases)\s*\{")
+
+
+def plain_matrices(text: str) -> list[Edit]:
+    """Plain TeX's ``\\matrix{a & b \\cr c & d}`` (and ``\\pmatrix``, ``\\cases``), which
+    MathJax reads, as LaTeX's environments (``\\cr`` is ``\\\\`` by now)."""
+    edits: list[Edit] = []
+    for match in _PLAIN_MATRIX.finditer(text):
+        close = group_end(text, match.end() - 1)
+        if close is None or (edits and match.start() < edits[-1][1]):
+            continue
+        name, body = match.group(1), text[match.end() : close]
+        edits.append((match.start(), close + 1, f"\\begin{{{name}}}{body}\\end{{{name}}}"))
+    return edits
+
+
 def mathop_limits(text: str) -> list[Edit]:
     """``\\mathop{X}\\limits_{a}^{b}`` as ``\\overset{b}{\\underset{a}{\\mathop{X}}}``."""
     edits: list[Edit] = []

@@ -183,6 +183,7 @@ def rewrite_common(source: Source, display: bool = False) -> None:
     source.sub(_ROW_SPACE, lambda m: "\\\\ ")  # the space: ``\\[2pt]{x}`` is no ``\{``
     source.sub(_RENAMED_ENV, _renamed_environment)
     source.sub(_COMMAND, lambda m: "\\" + _COMMANDS[m.group(1)])
+    source.edit(groups.plain_matrices(source.text))
     source.sub(_RENAMED_MATRIX, _renamed_matrix)
     source.sub(_DROPPED, lambda m: "")
     source.sub(_UNICODE_RE, lambda m: _UNICODE[m.group()])
