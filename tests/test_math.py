@@ -158,6 +158,13 @@ def test_plain_tex_matrices_are_environments() -> None:
     assert "{" in texts(convert_md(r"$x = \cases{1 & x>0 \cr 0 & x \le 0}$"), "mo")
 
 
+def test_a_font_switch_as_a_scripts_argument_is_the_script() -> None:
+    """``x_\\rm d``: MathJax sets ``x_{\\rm d}``; math-core refused ("Switch-like commands
+    cannot be used as arguments")."""
+    for tex in (r"$x_\rm d$", r"$x_\rm{d}$", r"$p^\bf T$"):
+        assert "<msub>" in convert_md(tex) or "<msup>" in convert_md(tex)
+
+
 def test_array_rules_are_kept() -> None:
     out = convert(r"\begin{array}{cc|c} 1 & 2 & 3 \\ 4 & 5 & 6 \end{array}", True)
     for row in elements(out, "mtr"):

@@ -126,6 +126,11 @@ _RENAMED_MATRIX = re.compile(
     r"\\(begin|end)\s*\{([pbBvV]?matrix|alignedat)\*?\}(\[[lcr]\]|\{\d+\})?"
 )
 _SMASH = re.compile(r"\\smash\s*(?:\[[tb]\])?\s*(?=\{)")
+# ``x_\\rm d``, ``x^\\bf T``: a font switch as a script's argument, which MathJax sets
+# as the script ``{\\rm d}`` and math-core refuses ("Switch-like commands ...").
+_SCRIPT_SWITCH = re.compile(
+    r"([_^])\s*\\(rm|bf|it|sf|tt|cal)\s*([A-Za-z0-9]|\\[A-Za-z]+|\{[^{}]*\})"
+)
 _ANGLE = re.compile(r"\\(left|right|middle)\s*([<>])")
 _HEX = re.compile(r"\\(color|textcolor)\s*\{\s*#([0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})\s*\}(\s*\{)?")
 _STARRED = frozenset({"operatorname", "tag", "DeclareMathOperator", "newcommand", "renewcommand",
@@ -197,6 +202,7 @@ def rewrite_common(source: Source, display: bool = False) -> None:
     source.sub(_SIZE, lambda m: source.marker(f"font-size:{SIZES[m.group(1)]}em"))
     source.edit(_colorboxes(source))
     source.sub(_SMASH, lambda m: "")
+    source.sub(_SCRIPT_SWITCH, lambda m: f"{m.group(1)}{{\\{m.group(2)} {m.group(3)}}}")
     source.sub(_ANGLE, lambda m: f"\\{m.group(1)}\\{'langle' if m.group(2) == '<' else 'rangle'} ")
     source.sub(_HEX, _hex_colour)
     source.sub(_STAR, lambda m: m.group() if m.group(1) in _STARRED else f"\\{m.group(1)} *")
@@ -222,6 +228,9 @@ _TRIGGER_NAMES = {
     "require",
     "tag",
     "not",
+    "matrix",
+    "pmatrix",
+    "cases",
     "bbox",
     "unicode",
     "allowbreak",
@@ -236,7 +245,8 @@ _TRIGGER = re.compile(
     r"\\(?:\\|\*|mathop|begin|end|left|right|middle|color|textcolor|smash|substack|verb|url|href|"
     r"html[A-Z][a-z]+|mskip|mkern|kern|hskip|colorbox|fcolorbox|text[a-z]*|mbox|emph|clap|"
     r"llap|rlap|" + "|".join(sorted(_TRIGGER_NAMES, key=len, reverse=True)) + r")(?![A-Za-z])"
-    r"|\\[A-Za-z]+\*|\\[\n\t]|[_^]\s*(?:'|\\(?:no)?limits)|[" + "".join(_UNICODE) + "]"
+    r"|\\[A-Za-z]+\*|\\[\n\t]|[_^]\s*(?:'|\\(?:no)?limits|\\(?:rm|bf|it|sf|tt|cal)(?![A-Za-z]))"
+    r"|[" + "".join(_UNICODE) + "]"
 )
 
 
