@@ -218,32 +218,33 @@ def _references(
     cell: dict[str, Any], index: int, ctx: common.PostContext, defined: set[str]
 ) -> bool:
     """``@fig-x`` to a figure no cell of the notebook makes, unlinked; whether it changed."""
-    before = _source(cell)
     cell_notes = PostNotes(ctx.notes.path)
-    text = Text(before)
+    text = Text(_source(cell))
     markup.mask_code(text)
     common.check_crossrefs(text, common.PostContext(cell_notes, ctx.assets, None), defined)
+    return _finish(cell, index, ctx, text, cell_notes)
+
+
+def _finish(
+    cell: dict[str, Any], index: int, ctx: common.PostContext, text: Text, cell_notes: PostNotes
+) -> bool:
+    """The converted cell back in place, its notes at ``cell N, line L``; whether it changed."""
     text.unmask()
-    _cell_notes(ctx, index, cell_notes)
-    if text.text == before:
+    for note in sorted(cell_notes.notes, key=lambda n: n.line or 0):
+        where = f"cell {index + 1}" + (f", line {note.line}" if note.line else "")
+        ctx.notes.add(None, f"{where}: {note.message}")
+    if text.text == _source(cell):
         return False
     _set_source(cell, text.text)
     return True
 
 
-def _cell_notes(ctx: common.PostContext, index: int, cell_notes: PostNotes) -> None:
-    for note in sorted(cell_notes.notes, key=lambda n: n.line or 0):
-        where = f"cell {index + 1}" + (f", line {note.line}" if note.line else "")
-        ctx.notes.add(None, f"{where}: {note.message}")
-
-
 def _markdown_cell(cell: dict[str, Any], index: int, ctx: common.PostContext, liquid: bool) -> bool:
     """The Liquid a fastpages cell held, as this site's syntax or hidden and reported;
     local files copied. Whether the cell changed."""
-    before = _source(cell)
     cell_notes = PostNotes(ctx.notes.path)
     here = common.PostContext(cell_notes, ctx.assets, None, slug=ctx.slug)
-    text = Text(before)
+    text = Text(_source(cell))
     if liquid:  # a fastpages notebook
         text.sub(jekyll.RAW_TAG, lambda m, _l: "")  # Jekyll drops it even inside code
     markup.mask_code(text)
@@ -255,12 +256,7 @@ def _markdown_cell(cell: dict[str, Any], index: int, ctx: common.PostContext, li
     common.rewrite_references(text, here)
     divs.unwrap_unknown_divs(text, cell_notes)  # a figure whose image is missing, as in a post
     common.hide_leftovers(text, here)
-    text.unmask()
-    _cell_notes(ctx, index, cell_notes)
-    if text.text == before:
-        return False
-    _set_source(cell, text.text)
-    return True
+    return _finish(cell, index, ctx, text, cell_notes)
 
 
 def check(written: Path, shown: Path | str, macros: dict[str, str], notes: PostNotes) -> int:
