@@ -177,3 +177,24 @@ def alerts(text: Text, notes: PostNotes) -> None:
         return f"{head}\n{inner}\n:::\n" if inner else f"{head}\n:::\n"
 
     text.sub(ALERT, alert)
+
+
+FIGURE_BLOCK = re.compile(r"(?ms)^([ \t]*:{3,})[ \t]*\{#fig-[^}\n]*\}[ \t]*\n.*?^\1[ \t]*$")
+IMG_LINE = re.compile(r"(?im)^[ \t]*<img\b([^>]*?)/?>[ \t]*$")
+_IMG_ATTRIBUTE = re.compile(r"""\b(src|alt|width)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""")
+
+
+def figure_images(text: Text) -> None:
+    """``<img src="x.png" width="96%">`` alone on its line in a ``::: {#fig-x}`` block (set
+    in HTML for its width) as the Markdown image the figure needs, its width kept."""
+
+    def image(match: Match[str]) -> str:
+        found = {
+            m[1].lower(): m[2] or m[3] or m[4] or "" for m in _IMG_ATTRIBUTE.finditer(match[1])
+        }
+        if not found.get("src"):
+            return match.group(0)
+        width = f'{{width="{found["width"]}"}}' if found.get("width") else ""
+        return f"![{found.get('alt', '')}]({found['src']}){width}"
+
+    text.sub(FIGURE_BLOCK, lambda m, _l: IMG_LINE.sub(image, m.group(0)))

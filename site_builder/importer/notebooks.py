@@ -248,6 +248,7 @@ def _markdown_cell(cell: dict[str, Any], index: int, ctx: common.PostContext, li
     if liquid:  # a fastpages notebook
         text.sub(jekyll.RAW_TAG, lambda m, _l: "")  # Jekyll drops it even inside code
     markup.mask_code(text)
+    divs.figure_images(text)
     # As Jupyter's MathJax read it: ``$x $`` is math, ``\\begin{pmatrix}`` outside ``$`` too.
     markup.mask_math(text, cell_notes, mathjax=True)
     html.open_math_html(text)  # ``<li>... $y$</li>``: MathJax typeset it there too

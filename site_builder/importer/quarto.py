@@ -68,6 +68,7 @@ CODE_ATTRIBUTES = re.compile(r"(?m)^([ \t]*`{3,})\{\.([\w+-]+)[^}\n]*\}[ \t]*$")
 def convert(text: Text, ctx: PostContext) -> None:
     cells(text, ctx.notes)
     text.sub(CODE_ATTRIBUTES, lambda m, _l: m.group(1) + m.group(2))
+    divs.figure_images(text)
     markup.mask_code(text)
     dollars.entity_delimiters(text)
     dollars.escape_lone_doubles(text, ctx.notes)
