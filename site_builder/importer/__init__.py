@@ -219,7 +219,7 @@ def import_posts(
         module = liquid_blocks if fmt == "jekyll" else shortcodes
         site_vars = dict(module.site_variables(base))
     if fmt == "zola":  # its shortcodes' templates say what each use becomes
-        site_vars = {"zola_templates": base / "templates" / "shortcodes"}
+        site_vars = {"zola_shortcodes": zola.shortcode_kinds(base)}
     for path in files:
         shown = path.relative_to(base.parent) if base.parent in path.parents else path
         roots_here = [r for r in roots if r.is_dir()]

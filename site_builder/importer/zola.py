@@ -59,8 +59,7 @@ def kind_of(template: str) -> str:
 
 def convert(text: Text, ctx: PostContext) -> None:
     """Zola's shortcodes as this site's syntax, then Hugo's conversion."""
-    folder = ctx.site.get("zola_templates")
-    kinds = _kinds(folder if isinstance(folder, Path) else None)
+    kinds: dict[str, str] = ctx.site.get("zola_shortcodes", {})
     markup.mask_code(text)
 
     def inline(match: Match[str], line: int) -> str:
@@ -99,8 +98,10 @@ def convert(text: Text, ctx: PostContext) -> None:
     hugo.convert(text, ctx)
 
 
-def _kinds(folder: Path | None) -> dict[str, str]:
-    if folder is None or not folder.is_dir():
+def shortcode_kinds(source: Path) -> dict[str, str]:
+    """What each of the site's shortcodes makes, by name: read once an import."""
+    folder = source / "templates" / "shortcodes"
+    if not folder.is_dir():
         return {}
     return {
         path.stem: kind_of(path.read_text(encoding="utf-8", errors="replace"))
