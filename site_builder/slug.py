@@ -15,10 +15,11 @@ def slugify(text: str) -> str:
     Other scripts are spelled in Latin letters (anyascii), so a post named in Chinese
     gets a slug of its own, not the ``section`` every such name got: each CJK character
     is a word (``注意力`` gives ``zhu-yi-li``), as pinyin slugs are written."""
-    text = "".join(
-        f" {anyascii(ch)} " if unicodedata.east_asian_width(ch) in "WF" else anyascii(ch)
-        for ch in unicodedata.normalize("NFKC", text)
-    )
+    if not text.isascii():  # most headings and names: nothing to spell in Latin letters
+        text = "".join(
+            f" {anyascii(ch)} " if unicodedata.east_asian_width(ch) in "WF" else anyascii(ch)
+            for ch in unicodedata.normalize("NFKC", text)
+        )
     text = re.sub(r"[^\w\s-]", "", text.lower())
     return re.sub(r"[\s_-]+", "-", text).strip("-") or "section"
 
