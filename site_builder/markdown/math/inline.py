@@ -57,6 +57,7 @@ def text_dollars(rule: Rule) -> Rule:
 
 
 _TEXT_COMMAND = re.compile(r"\\(?:text[a-z]*|mbox|hbox)\s*$")
+_TEXT_COMMAND_ANYWHERE = re.compile(r"\\(?:text[a-z]*|mbox|hbox)\s*\{")
 
 
 def _brace_aware_close(src: str, start: int) -> int | None:
@@ -64,6 +65,9 @@ def _brace_aware_close(src: str, start: int) -> int | None:
     hold a ``$`` before it (None when none do: dollarmath's rule reads it the same, and a
     ``$`` in any other group is an error dollarmath's reading reports better)."""
     if src[start : start + 1] != "$" or src[start + 1 : start + 2] in ("$", " ", ""):
+        return None
+    first = src.find("$", start + 1)  # most formulas: no text command before their end
+    if first < 0 or not _TEXT_COMMAND_ANYWHERE.search(src, start + 1, first):
         return None
     groups: list[bool] = []  # for each open brace: is it a text command's argument?
     nested, i = False, start + 1
