@@ -83,24 +83,26 @@ def split(text: str, notes: PostNotes) -> Source:
     return Source(meta, "\n".join(lines[end + 1 :]), end + 2)
 
 
+def _dated_name(path: Path) -> tuple[str, str | None]:
+    """The file's (or a bundle's folder's) name without a ``YYYY-MM-DD-`` prefix, and
+    that date."""
+    stem = path.parent.name if path.stem in ("index", "_index") else path.stem
+    match = JEKYLL_NAME.match(stem) or re.match(r"^(\d{4}-\d{2}-\d{2})[_-](.+)$", stem)
+    return (match.group(2), match.group(1)) if match else (stem, None)
+
+
 def title_from_name(path: Path, slug: str) -> str:
     """A title for a file that has none: its slug in words (``rnn`` gives "Rnn"), or,
     for a name in another script, the name as written (``矩阵分解`` stays, where its slug
     is the pinyin ``ju-zhen-fen-jie``)."""
-    stem = path.parent.name if path.stem in ("index", "_index") else path.stem
-    match = JEKYLL_NAME.match(stem) or re.match(r"^(\d{4}-\d{2}-\d{2})[_-](.+)$", stem)
-    name = " ".join(re.sub(r"[-_]+", " ", match.group(2) if match else stem).split())
+    name = " ".join(re.sub(r"[-_]+", " ", _dated_name(path)[0]).split())
     return name if name and not name.isascii() else slug.replace("-", " ").capitalize()
 
 
 def slug_and_date(path: Path, meta: dict[str, Any]) -> tuple[str, str | None]:
     """The slug (``slug:``, else ``permalink``'s last part, else the file or folder name,
     without Jekyll's date prefix) and the date the file name gives, if any."""
-    stem = path.parent.name if path.stem in ("index", "_index") else path.stem
-    name_date = None
-    match = JEKYLL_NAME.match(stem) or re.match(r"^(\d{4}-\d{2}-\d{2})[_-](.+)$", stem)
-    if match:
-        name_date, stem = match.group(1), match.group(2)
+    stem, name_date = _dated_name(path)
     explicit = meta.get("slug")
     permalink = meta.get("permalink")
     if isinstance(explicit, str) and re.search(r"\w", explicit):  # Hugo's archetype: slug = ""
