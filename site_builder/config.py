@@ -279,6 +279,12 @@ def toc_problem(toc: object, depth: object) -> str | None:
 _MACRO_NAME = re.compile(r"[A-Za-z]+")
 
 
+def control_symbol(name: str) -> bool:
+    """A macro named by one character other than a letter (``\\|``, as ``\\def\\|`` makes),
+    which math-core cannot take: it is expanded before conversion (``math.expand``)."""
+    return len(name) == 1 and not name.isalpha() and name not in "{}%#$ \t\n"
+
+
 def math_macros(data: object, site: bool = False) -> tuple[tuple[str, str], ...] | str:
     """``math: {macros: {...}}`` (site.yaml or front matter), or what is wrong with it.
     site.yaml's may also say ``errors:`` (checked by ``load_config``).
@@ -299,8 +305,7 @@ def math_macros(data: object, site: bool = False) -> tuple[tuple[str, str], ...]
     for key, value in table.items():
         name = str(key)
         name = name[1:] if name.startswith("\\") and len(name) > 1 else name
-        symbol = len(name) == 1 and not name.isalpha() and name not in "{}%#$ \t\n"
-        if not (_MACRO_NAME.fullmatch(name) or symbol):
+        if not (_MACRO_NAME.fullmatch(name) or control_symbol(name)):
             return (
                 f"math macro name {key!r} must be letters, as in R or norm, or one symbol, "
                 "as in \\|"

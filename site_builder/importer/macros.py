@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 
+from site_builder.config import control_symbol
 from site_builder.importer import common, jsobject, physics, scripts
 from site_builder.importer.report import Note
 
@@ -46,8 +47,7 @@ class SiteMacros:
 
     def add(self, name: str, body: str, nargs: int | None, where: Note, problem: str) -> None:
         used = max((int(n) for n in ARGUMENT.findall(body)), default=0)
-        symbol = len(name) == 1 and not name.isalpha() and name not in "{}%#$ \t\n"
-        if not problem and not (NAME.fullmatch(name) or symbol):
+        if not problem and not (NAME.fullmatch(name) or control_symbol(name)):
             problem = "site.yaml's macro names are letters, or one symbol (\\|)"
         if not problem and nargs is not None and nargs != used:
             problem = f"it takes {nargs} argument(s) but its body uses #{used} at most"
