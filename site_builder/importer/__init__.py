@@ -160,7 +160,8 @@ def convert_post(
     html.open_math_html(text)
     common.text_refs(text)
     common.rewrite_references(text, ctx)
-    divs.unwrap_unknown_divs(text, notes)  # a figure whose missing image went: its fences go
+    # Once images are resolved: a figure whose image is missing loses its fences too.
+    divs.unwrap_unknown_divs(text, notes)
     prose_tex.text_commands(text, notes)
     common.hide_leftovers(text, ctx)
     text.unmask()

@@ -67,7 +67,6 @@ def convert(text: Text, ctx: PostContext) -> None:
 
     text.sub(FIGURE, figure)
     divs.hugo_callouts(text, ctx.notes)
-    divs.unwrap_unknown_divs(text, ctx.notes)
     text.sub(REF, lambda m, _l: _post_link(m.group(1)))
     shortcodes.expand(text, ctx.site.get("shortcodes", {}))
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import yaml
 
-from site_builder.importer import divs, dollars, kramdown, markup
+from site_builder.importer import dollars, kramdown, markup
 from site_builder.importer.assets import untemplate
 from site_builder.importer.common import PostContext, comment_out
 from site_builder.importer.frontmatter import JEKYLL_NAME
@@ -166,7 +166,6 @@ def convert(text: Text, ctx: PostContext) -> None:
 
     text.sub(TWITTER, tweet)
     kramdown.drop_ials(text, ctx.notes)
-    divs.unwrap_unknown_divs(text, ctx.notes)
 
 
 def site_config(source: Path) -> dict[str, Any]:

@@ -83,8 +83,6 @@ def convert(text: Text, ctx: PostContext) -> None:
     markup.mask_math(text, ctx.notes, mathjax=False)
     drop_raw_tex(text, ctx)
 
-    divs.unwrap_unknown_divs(text, ctx.notes)
-
 
 # Pandoc's raw_tex: a LaTeX environment or command in the Markdown is raw LaTeX, which
 # the HTML writer leaves out (a math environment, once ``mask_math`` took it, is not here).
