@@ -17,6 +17,7 @@ import shlex
 from pathlib import Path
 from re import Match
 
+from site_builder.importer import jekyll
 from site_builder.importer.report import PostNotes
 from site_builder.importer.text import Text
 
@@ -36,12 +37,11 @@ def _words(raw: str) -> list[str]:
 
 
 def _fence(body: str, words: list[str], indent: str = "") -> str:
+    """The block Jekyll's converter writes (``jekyll._fence``), its info string from the
+    tag's ``lang:x`` and title."""
     lang = next((w[5:] for w in words if w.startswith("lang:")), "")
     title = " ".join(w for w in words if ":" not in w and "/" not in w)
-    info = lang + (f' filename="{title}"' if title and lang else "")
-    ticks = "````" if "```" in body else "```"
-    lines = [f"{ticks}{info}", *body.split("\n"), ticks]
-    return "\n".join(indent + line if line else line for line in lines)
+    return jekyll._fence(lang + (f' filename="{title}"' if title and lang else ""), body, indent)
 
 
 def convert(text: Text, notes: PostNotes, post: Path, root: Path) -> None:
