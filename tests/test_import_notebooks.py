@@ -226,7 +226,8 @@ def test_a_quarto_notebooks_bibliography_comes_into_its_folder(tmp_path: Path) -
 def test_a_notebook_cells_math_as_jupyters_mathjax_read_it(tmp_path: Path) -> None:
     """``$p(y) = x $`` (a space before the closing ``$``) and a bare ``\\begin{pmatrix}``
     with ``\\\\`` rows: Jupyter's MathJax typeset both; here the first was ``$`` text and
-    the second lost a backslash of each row to Markdown."""
+    the second lost a backslash of each row to Markdown. A ``$$...$$`` on one line became
+    ``\\$$...\\$$``, two dollar signs either side of the formula's TeX as text."""
     source = tmp_path / "blog"
     shutil.copytree(DATA / "quarto-notebooks", source)
     path = source / "posts/2023-11-08-jpeg-output.ipynb"
@@ -235,6 +236,9 @@ def test_a_notebook_cells_math_as_jupyters_mathjax_read_it(tmp_path: Path) -> No
         "Likelihood $p(y|X) = \\prod_i p(y_i) $ here.\n",
         "\n",
         "The matrix \\begin{pmatrix} a & \\rho \\\\ \\rho & b \\end{pmatrix} is SPD.\n",
+        "\n",
+        "$$ SE = \\sum_i (f(x_i) - y_i)^2,$$\n",
+        "and inline $$ a^2 $$ too.\n",
     ]
     path.write_text(json.dumps(notebook))
     site = make_site(tmp_path / "site", ROOT)
@@ -243,3 +247,8 @@ def test_a_notebook_cells_math_as_jupyters_mathjax_read_it(tmp_path: Path) -> No
     first = "".join(written["cells"][0]["source"])
     assert "Likelihood $p(y|X) = \\prod_i p(y_i)$ here." in first
     assert "$$\n\\begin{pmatrix} a & \\rho \\\\ \\rho & b \\end{pmatrix}\n$$" in first
+    # ``$$...$$`` on a line, or inside one: display math for Jupyter and the build alike
+    assert "$$ SE = \\sum_i (f(x_i) - y_i)^2,$$\nand inline $$ a^2 $$ too." in first
+    build(load_config(site), site / "public", jobs=1, use_cache=False)
+    page = (site / "public/posts/jpeg-output/index.html").read_text()
+    assert page.count('display="block"') >= 3 and "$$" not in page

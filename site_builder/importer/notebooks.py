@@ -249,6 +249,9 @@ def _markdown_cell(cell: dict[str, Any], index: int, ctx: common.PostContext, li
         text.sub(jekyll.RAW_TAG, lambda m, _l: "")  # Jekyll drops it even inside code
     markup.mask_code(text)
     divs.figure_images(text)
+    # ``$$...$$`` is display math wherever it stands, for Jupyter and for the build
+    # (``notebooks.markdown_cells``): kept as written, never read as two lone ``$``.
+    text.mask(markup.DOUBLE_DOLLAR)
     # As Jupyter's MathJax read it: ``$x $`` is math, ``\\begin{pmatrix}`` outside ``$`` too.
     markup.mask_math(text, cell_notes, mathjax=True)
     html.open_math_html(text)  # ``<li>... $y$</li>``: MathJax typeset it there too
