@@ -197,7 +197,8 @@ def caption_text(raw: str) -> str:
     return " ".join(raw.split())
 
 
-_PARAGRAPH = re.compile(r"(?is)^([ \t]*)<p(?:\s[^>]*)?>((?:(?!<p[\s>]).)*?)</p\s*>[ \t]*$", re.M)
+# Text after the closing tag (``</p>.``, a typo) stays, after the paragraph, as the page showed it.
+_PARAGRAPH = re.compile(r"(?is)^([ \t]*)<p(?:\s[^>]*)?>((?:(?!<p[\s>]).)*?)</p\s*>([^<\n]*)$", re.M)
 _DETAILS_BODY = re.compile(r"(?is)(</summary\s*>)(.*?)(</details\s*>)")
 _PLACEHOLDER = re.compile("\x00\\d+\x00")
 # A table cell or list item in raw HTML (anywhere on its line, ``<tr><td>``): its content,
@@ -236,7 +237,10 @@ def open_math_html(text: Text) -> None:
     def paragraph(match: re.Match[str], _line: int) -> str:
         if not holds_math(match.group(2)):
             return match.group(0)
-        return f"\n\n{_dedent(text, match.group(2)).strip()}\n\n"
+        after = match.group(3).strip()
+        return f"\n\n{_dedent(text, match.group(2)).strip()}\n\n" + (
+            f"{after}\n\n" if after else ""
+        )
 
     def details(match: re.Match[str], _line: int) -> str:
         if not holds_math(match.group(2)):
