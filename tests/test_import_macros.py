@@ -369,3 +369,44 @@ def test_macros_an_astro_config_imports_from_a_typescript_module(tmp_path: Path)
         "E": "\\mathbb{E}\\left[#1\\right]",
     }
     assert report.posts[0].failed == 0
+
+
+def test_macros_in_a_pelican_theme_or_an_mkdocs_script(tmp_path: Path) -> None:
+    """Pelican's theme templates (``themes/<name>/templates/``) and an MkDocs site's
+    ``extra_javascript`` hold the site's MathJax configuration: neither was read, and the
+    MkDocs site, with no layout folder at all, never reached the search for scripts."""
+    pelican = tmp_path / "pelican"
+    (pelican / "themes/plain/templates").mkdir(parents=True)
+    (pelican / "content").mkdir()
+    (pelican / "pelicanconf.py").write_text("AUTHOR = 'A'\nTHEME = 'themes/plain'\n")
+    (pelican / "themes/plain/templates/base.html").write_text(
+        '<script type="text/x-mathjax-config">\nMathJax.Hub.Config({ TeX: { Macros: '
+        '{ RR: "{\\\\mathbb{R}}", norm: ["\\\\left\\\\| #1 \\\\right\\\\|", 1] } } });\n</script>\n'
+    )
+    (pelican / "content/gd.md").write_text(
+        "Title: GD\nDate: 2021-03-04 10:20\n\nLet $f: \\RR^n \\to \\RR$ and $\\norm{x}$.\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(pelican, site / "content" / "posts")
+    assert yaml.safe_load((site / "site.yaml").read_text())["math"]["macros"] == {
+        "RR": "{\\mathbb{R}}",
+        "norm": "\\left\\| #1 \\right\\|",
+    }
+    assert report.posts[0].failed == 0
+    mkdocs = tmp_path / "mkdocs"
+    (mkdocs / "docs/javascripts").mkdir(parents=True)
+    (mkdocs / "mkdocs.yml").write_text(
+        "site_name: Notes\nextra_javascript:\n  - javascripts/mathjax.js\n"
+    )
+    (mkdocs / "docs/javascripts/mathjax.js").write_text(
+        'window.MathJax = {\n  tex: {\n    inlineMath: [["\\\\(", "\\\\)"]],\n'
+        '    macros: { E: "\\\\mathbb{E}", bm: ["\\\\boldsymbol{#1}", 1] }\n  }\n};\n'
+    )
+    (mkdocs / "docs/attention.md").write_text("# Attention\n\nSo $\\E[\\bm{x}] = 0$.\n")
+    site = make_site(tmp_path / "site2", ROOT)
+    report = import_posts(mkdocs, site / "content" / "posts")
+    assert yaml.safe_load((site / "site.yaml").read_text())["math"]["macros"] == {
+        "E": "\\mathbb{E}",
+        "bm": "\\boldsymbol{#1}",
+    }
+    assert report.posts[0].failed == 0

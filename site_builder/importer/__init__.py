@@ -22,6 +22,7 @@ from typing import Any
 
 from site_builder.errors import BuildError
 from site_builder.importer import (
+    admonitions,
     alfolio,
     bib,
     common,
@@ -151,6 +152,7 @@ def convert_post(
         text.text = re.sub(re.escape(key) + r"(?![\w'])", new, text.text)  # same length of lines
     if path.suffix in finding.R_MARKDOWN:  # blogdown's, in a Hugo site
         quarto.cells(text, notes)
+    admonitions.admonitions(text, notes)  # before the masks: its body is Markdown
     CONVERTERS[fmt](text, ctx)
     if path.suffix == ".mdx":
         mdx.convert(text, notes)

@@ -35,7 +35,10 @@ NEWCOMMAND = re.compile(
 DEF = re.compile(r"\\[gex]?def\s*\\([A-Za-z]+|.)\s*((?:#\d)*)\s*\{")
 OPERATOR = re.compile(r"\\DeclareMathOperator(\*?)\s*\{\s*\\([^{}\s]+)\s*\}\s*\{")
 ARGUMENT = re.compile(r"#(\d)")
-TEXT_FILES = (".html", ".htm", ".liquid", ".js", ".tex", ".md", ".txt")
+# Templates too: Hexo's .ejs/.swig, Eleventy's .njk, Pelican's Jinja, Ghost's .hbs.
+TEXT_FILES = (
+    ".html", ".htm", ".liquid", ".js", ".tex", ".md", ".txt", ".ejs", ".njk", ".swig", ".j2", ".hbs"
+)  # fmt: skip
 
 
 @dataclass
@@ -72,7 +75,8 @@ def read(source: Path, fmt: str, shown: Path) -> SiteMacros:
     files: list[Path] = []
     if fmt == "jekyll":
         generators = [source / n for n in scripts.GENERATOR_CONFIGS if (source / n).is_file()]
-        files = _under(source, "_layouts", "_includes") + generators
+        themes = [p for p in sorted(source.glob("themes/*")) if p.is_dir()]
+        files = _under(source, *TEMPLATES) + _under(source, *_theme_folders(themes)) + generators
     elif fmt in ("hugo", "zola"):
         files = _under(source, "layouts") + sorted(source.glob("themes/*/layouts/**/*.html"))
     else:
@@ -81,7 +85,11 @@ def read(source: Path, fmt: str, shown: Path) -> SiteMacros:
         _from_config(config, macros, _shown(config, shown))
     done: set[Path] = set()
     fallback = True  # then every math configuration script of the site's own
-    while files:
+    while files or fallback:
+        if not files:  # the layouts named none (or there are none): look further
+            fallback = False
+            files = [f for f in scripts.math_scripts(source) if f not in done]
+            continue
         file = files.pop(0)
         if file in done:
             continue
@@ -94,10 +102,19 @@ def read(source: Path, fmt: str, shown: Path) -> SiteMacros:
         files += scripts.loaded(text, file, source)
         if file.suffix in scripts.SCRIPTS:
             files += scripts.imported(text, file, source)
-        if not files and fallback:
-            fallback = False
-            files = [f for f in scripts.math_scripts(source) if f not in done]
     return macros
+
+
+# Where the engines read as Jekyll keep the templates that configure math: Jekyll's and
+# Eleventy's layouts and includes, Pelican's ``templates/`` (its own or a theme's under
+# ``themes/``), Hexo's theme ``layout/``, MkDocs' ``overrides/`` (``theme.custom_dir``).
+TEMPLATES = ("_layouts", "_includes", "templates", "overrides")
+
+
+def _theme_folders(themes: list[Path]) -> list[str]:
+    return [
+        f"{t.relative_to(t.parent.parent)}/{n}" for t in themes for n in ("templates", "layout")
+    ]
 
 
 def _shown(path: Path, base: Path) -> Path:
