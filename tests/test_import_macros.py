@@ -410,3 +410,29 @@ def test_macros_in_a_pelican_theme_or_an_mkdocs_script(tmp_path: Path) -> None:
         "bm": "\\boldsymbol{#1}",
     }
     assert report.posts[0].failed == 0
+
+
+def test_macros_a_quarto_post_includes(tmp_path: Path) -> None:
+    """``{{< include /_macros.qmd >}}`` (a hidden block of ``\\def``s, as many Quarto
+    sites keep their macros) was left as a shortcode, and every formula using one failed;
+    a nested include is followed, a missing one reported."""
+    old = tmp_path / "old"
+    (old / "posts/p").mkdir(parents=True)
+    (old / "_quarto.yml").write_text("project:\n  type: website\n")
+    (old / "_macros.qmd").write_text(
+        "::: {.hidden}\n$$\n\\def\\RR{\\mathbb{R}}\n$$\n:::\n\n{{< include _more.qmd >}}\n"
+    )
+    (old / "_more.qmd").write_text("$$\n\\newcommand{\\norm}[1]{\\lVert #1 \\rVert}\n$$\n")
+    (old / "posts/p/index.qmd").write_text(
+        "---\ntitle: P\ndate: 2024-02-03\n---\n\n{{< include /_macros.qmd >}}\n\n"
+        "Let $x \\in \\RR^n$ with $\\norm{x} = 1$.\n\n{{< include missing.qmd >}}\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content" / "posts")
+    assert report.posts[0].failed == 0
+    assert [str(n) for n in report.notes] == [
+        "old/posts/p/index.qmd:10: include missing.qmd: no such file; left out"
+    ]
+    build(load_config(site), site / "public", jobs=1, use_cache=False)
+    page = (site / "public/posts/p/index.html").read_text()
+    assert "<mi>\N{DOUBLE-STRUCK CAPITAL R}</mi>" in page and "include" not in page

@@ -109,6 +109,8 @@ def convert_post(
     slug, name_date = frontmatter.slug_and_date(path, meta)
     name_date = name_date or frontmatter.render_day(path, meta, notes)
     text = Text(source.body, source.body_line)
+    if fmt == "quarto":
+        quarto.includes(text, path, roots[0] if roots else path.parent, notes)
     page.unwrap(text)
     if fmt == "jekyll":  # Liquid ran before anything else: its loops, includes, ``page.x``
         base = roots[0] if roots else path.parent

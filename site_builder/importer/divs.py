@@ -69,6 +69,7 @@ def unwrap_unknown_divs(text: Text, notes: PostNotes) -> None:
     stack: list[tuple[int, bool]] = []  # (line index of the opening fence, kept)
     closers: dict[int, str] = {}  # stack depth -> what closes it instead of ``:::``
     drop: set[int] = set()
+    hidden: set[int] = set()  # opening fences of ``{.hidden}`` blocks
     original = text.text.split("\n")
     for index, line in enumerate(lines):
         match = FENCE.match(line)
@@ -88,6 +89,14 @@ def unwrap_unknown_divs(text: Text, notes: PostNotes) -> None:
                     lines[index] = "\n" + closer
                 elif not kept:
                     drop.update((start, index))
+                if start in hidden:  # Quarto showed none of it: its formulas only define
+                    prose = [i for i in range(start + 1, index) if _shown_text(lines[i])]
+                    drop.update(prose)
+                    if prose:
+                        origin = text.origin[start] if start < len(text.origin) else None
+                        notes.add(
+                            origin, "::: {.hidden} block: its text was left out, as Quarto hid it"
+                        )
             continue
         braced = params.startswith("{") and params.endswith("}")
         zenn = ZENN.match(params)
@@ -104,7 +113,9 @@ def unwrap_unknown_divs(text: Text, notes: PostNotes) -> None:
             inner = ".column-margin"
         kept = bool(_KEPT.search(inner))
         stack.append((index, kept))
-        if not kept and not (classes and all(_LAYOUT.match(c) for c in classes)):
+        if "hidden" in classes:
+            hidden.add(index)
+        elif not kept and not (classes and all(_LAYOUT.match(c) for c in classes)):
             origin = text.origin[index] if index < len(text.origin) else None
             notes.add(origin, f"::: block {params} has no meaning here: its content was kept")
     edits = []
@@ -116,6 +127,12 @@ def unwrap_unknown_divs(text: Text, notes: PostNotes) -> None:
             edits.append((offset, offset + len(line), lines[index]))
         offset += len(line) + 1
     text.splice(edits)
+
+
+def _shown_text(line: str) -> bool:
+    """Whether a line of a hidden block shows something: not blank, not only formulas
+    (masked, so placeholders: a macro definition block shows nothing)."""
+    return bool(re.sub("\x00\\d+\x00", "", line).strip())
 
 
 def _imageless_figure(fence: str, body: list[str]) -> bool:

@@ -28,6 +28,34 @@ TEX = re.compile(r"\\[A-Za-z]+|[_^]")
 
 
 FIGURES = re.compile(r"(?<![\w/.-])[\w.-]+_files/figure-html/")
+INCLUDE = re.compile(r"\{\{<\s*include\s+(\"[^\"\n]+\"|'[^'\n]+'|[^\s>]+)\s*>\}\}")
+_INCLUDE_DEPTH = 8
+
+
+def includes(text: Text, path: Path, root: Path, notes: PostNotes) -> None:
+    """``{{< include _macros.qmd >}}`` as Quarto renders it: the file's text in its place
+    (relative to the post, or with ``/`` to the project), before anything else reads
+    the post. A site keeps its macros or a shared note so; one not found is reported."""
+
+    def expand(body: str, here: Path, line: int, depth: int) -> str:
+        def inline(match: Match[str]) -> str:
+            name = match.group(1).strip("\"'")
+            target = root / name.lstrip("/") if name.startswith("/") else here.parent / name
+            try:
+                included = target.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                notes.add(line, f"include {name}: no such file; left out")
+                return ""
+            if depth >= _INCLUDE_DEPTH:
+                notes.add(line, f"include {name}: included within itself; left out")
+                return ""
+            if included.startswith("---\n") and "\n---" in included[4:]:  # its own metadata
+                included = included[included.index("\n---", 4) + 4 :].split("\n", 1)[-1]
+            return expand(included.strip("\n"), target, line, depth + 1)
+
+        return INCLUDE.sub(inline, body)
+
+    text.sub(INCLUDE, lambda m, line: expand(m.group(0), path, line, 0))
 
 
 def frozen(path: Path, roots: list[Path], notes: PostNotes) -> str | None:
