@@ -21,7 +21,7 @@ from fontTools.ttLib import TTFont
 from site_builder import fonts
 from site_builder.errors import BuildErrors
 from site_builder.markdown import MarkdownContext, render
-from site_builder.markdown.math import MathError, convert
+from site_builder.markdown.math import MathError, convert, render_formula
 
 ROOT = Path(__file__).resolve().parent.parent
 NS = "{http://www.w3.org/1998/Math/MathML}"
@@ -381,6 +381,24 @@ def test_a_control_symbol_macro_in_site_yaml_is_expanded() -> None:
     assert "must be letters, as in R or norm, or one symbol" in str(
         math_macros({"macros": {"ab1": "x"}})
     )
+
+
+def test_a_tag_holding_math_inline_or_from_a_macro() -> None:
+    """``\\qed`` defined site-wide as ``\\tag*{$\\square$}`` (a proof's end): inline it
+    stopped on math-core's "Expected non-special ASCII characters in string literal", and
+    from the macro, inline or display, on "Switch-like commands cannot be used as arguments"."""
+    from site_builder.config import math_macros
+
+    macros = math_macros({"macros": {"qed": "\\tag*{$\\square$}"}}, site=True)
+    assert not isinstance(macros, str)
+    result = render(
+        "Done. $\\qed$\n\n$$\nx = 1 \\qed\n$$\n", MarkdownContext("p.md", macros=macros)
+    )
+    inline, display = re.findall(r"<math.*?</math>", result.html, re.S)
+    assert texts(inline, "mi") == ["\N{WHITE SQUARE}"] and elements(inline, "mspace")
+    assert texts(display, "mi")[-1] == "\N{WHITE SQUARE}" and "mtable" in display
+    out, _ = render_formula("a \\tag{$\\star$ 2}", False)
+    assert texts(out, "mo") == ["\N{STAR OPERATOR}"] and texts(out, "mtext")[-1] == ")"
 
 
 def test_macros_a_formula_leaves_in_force_carry_to_the_next_unchanged() -> None:

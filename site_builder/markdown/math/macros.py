@@ -144,14 +144,16 @@ _STARRED_MATH_OPERATOR = re.compile(r"\\operatorname\*\s*\{[^{}]*[\\_^]")
 # ``\newcommand{\nl}[1]{\textsf{#1}}``: the argument is text, where ``ho_`` is a literal
 # underscore (MathJax's reading); only once expanded can the rewrite see it in the text.
 _ARGUMENT_IN_TEXT = re.compile(r"\\(?:text\w*|mbox|emph)\s*\{[^{}]*#\d")
+# A number (``\qed`` as ``\tag*{$\square$}``): numbering reads a formula's tags before math-core.
+_TAG = re.compile(r"\\(?:tag|label)(?![A-Za-z])")
 
 
 def expanded_here(body: str) -> bool:
     """Whether a body is for :mod:`expand` rather than math-core (besides a symbol's name or
     an optional argument): ``##`` in it, a starred operator made of math, or an argument
-    set as text."""
+    set as text, or a tag."""
     return "##" in body or any(
-        p.search(body) is not None for p in (_STARRED_MATH_OPERATOR, _ARGUMENT_IN_TEXT)
+        p.search(body) is not None for p in (_STARRED_MATH_OPERATOR, _ARGUMENT_IN_TEXT, _TAG)
     )
 
 

@@ -46,6 +46,7 @@ import re
 from site_builder.markdown.math import groups
 from site_builder.markdown.math.colours import css_colour
 from site_builder.markdown.math.engine import MathError
+from site_builder.markdown.math.numbering import tag_latex
 from site_builder.markdown.math.source import Edit, Source, group_end, top_level
 
 _ROW_SPACE = re.compile(
@@ -147,7 +148,7 @@ _SCRIPT_PRIME = re.compile(r"(?<!\\)\^\s*(?='+)")
 # ``\sum_\limits{i}``: MathJax applies ``\limits`` to the operator and takes the group after
 # it as the script; math-core wants ``\sum\limits_{i}``.
 _SCRIPT_LIMITS = re.compile(r"(?<!\\)([_^])\s*\\((?:no)?limits)(?![A-Za-z])")
-_INLINE_TAG = re.compile(r"\\tag(\*?)\s*\{([^{}$]*)\}")
+_INLINE_TAG = re.compile(r"\\tag(\*?)\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
 # A backslash that ends a line, after an even number of them (``\\`` is a row break).
 _CONTROL_SPACE = re.compile(r"(?<!\\)((?:\\\\)*)\\[\n\t]")
 
@@ -174,8 +175,12 @@ def rewrite(source: Source, display: bool, lines: bool = False) -> None:
 
 
 def _inline_tag(match: re.Match[str]) -> str:
-    tag = match.group(2) if match.group(1) else f"({match.group(2)})"  # \tag* has no ()
-    return f"\\qquad\\text{{{tag}}}"
+    """After the formula, as its number would stand: ``\\tag*{$\\square$}`` (a proof's end,
+    often a macro) sets its ``$`` part as math, as in display."""
+    tag, starred = match.group(2), bool(match.group(1))
+    if "$" in tag:
+        return f"\\qquad{tag_latex(tag, starred)}"
+    return f"\\qquad\\text{{{tag if starred else f'({tag})'}}}"
 
 
 def rewrite_common(source: Source, display: bool = False) -> None:
