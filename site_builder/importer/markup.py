@@ -279,7 +279,7 @@ TABLE = re.compile(rf"(?m)^(?:{_ROW}\n)*[ \t>]*\|[ \t:|-]*-[ \t:|-]*\|[ \t]*(?:\
 
 DIGITS_BESIDE = re.compile(r"(?<![\w\\$.,])(\d*)\$(?![\s$])([^$\n\x0b]*?[^\s\\$])\$(\d*)(?![\d$])")
 # WordPress's ``$\displaystyle \begin{aligned} ... \\ ... \end{aligned}$``, a paragraph
-# of its own: a display formula (a line break cannot stand in inline math here).
+# of its own: a display formula (inline, its lines would be stacked in the text).
 ALONE_INLINE = re.compile(
     r"(?:\A|(?<=\n\n))[ \t]*\$(?![\s$])((?:[^$\n\\]|\\.|\n(?![ \t]*\n))+?)\$[ \t]*"
     r"(?=\n[ \t]*\n|\n?\Z)"

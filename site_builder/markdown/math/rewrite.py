@@ -30,8 +30,8 @@ and maps the construct onto one math-core handles the way LaTeX sets it:
 - ``\not\!\perp`` (not independent): the space between ``\not`` and its relation goes;
 - a backslash ending a line (TeX's control space) as ``\ ``;
 - ``\\`` at the top of a display formula: LaTeX, MathJax and KaTeX break the
-  line there; the lines are set as ``gathered`` (``aligned`` with ``&``). In
-  inline math it is an error: math-core would drop it without a word.
+  line there; the lines are set as ``gathered`` (``aligned`` with ``&``), in
+  inline math too (MathJax breaks the line; math-core would drop it in silence).
 
 The rewrites that must find where a group or an environment ends live in
 ``groups``; a :class:`~site_builder.markdown.math.source.Source` remembers every
@@ -45,9 +45,8 @@ import re
 
 from site_builder.markdown.math import groups
 from site_builder.markdown.math.colours import css_colour
-from site_builder.markdown.math.engine import MathError
 from site_builder.markdown.math.numbering import tag_latex
-from site_builder.markdown.math.source import Edit, Source, group_end, top_level
+from site_builder.markdown.math.source import Edit, Source, group_end
 
 _ROW_SPACE = re.compile(
     r"\\\\\s*\[\s*-?(?:\d+\.?\d*|\.\d+)\s*(?:pt|em|ex|mm|cm|in|mu|bp|pc|sp|dd|cc)\s*\]"
@@ -162,16 +161,11 @@ def rewrite(source: Source, display: bool, lines: bool = False) -> None:
     if "\\\\" not in source.text:
         return  # no line break anywhere: nothing below applies
     source.edit(groups.nested_breaks(source.text))
-    if display or lines:
-        source.edit(groups.top_level_lines(source.text))
-        return
-    source.sub(_INLINE_DOUBLED, lambda m: "\\" + m.group(1))  # \\| is no line break inline
-    if breaks := top_level(source.text, "\\\\"):
-        raise MathError(
-            "line break '\\\\' in inline math: put the lines in display math ($$ on lines of "
-            "their own)",
-            breaks[0],
-        )
+    if not (display or lines):
+        source.sub(_INLINE_DOUBLED, lambda m: "\\" + m.group(1))  # \\| is no line break inline
+    # Inline too (``$a \\ b$``, display math pasted inline): MathJax breaks the line there,
+    # TeX refuses it; the lines are stacked, as a ``gathered`` in the text.
+    source.edit(groups.top_level_lines(source.text))
 
 
 def _inline_tag(match: re.Match[str]) -> str:
