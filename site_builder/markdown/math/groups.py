@@ -106,18 +106,20 @@ def _split_at_switch(command: str, body: str) -> str | None:
     return None
 
 
-_PLAIN_MATRIX = re.compile(r"\\(matrix|pmatrix|cases)\s*\{")
+_PLAIN_MATRIX = re.compile(r"\\(matrix|pmatrix|cases|displaylines)\s*\{")
+_ENVIRONMENT = {"displaylines": "gathered"}  # plain TeX's centred lines
 
 
 def plain_matrices(text: str) -> list[Edit]:
-    """Plain TeX's ``\\matrix{a & b \\cr c & d}`` (and ``\\pmatrix``, ``\\cases``), which
-    MathJax reads, as LaTeX's environments (``\\cr`` is ``\\\\`` by now)."""
+    """Plain TeX's ``\\matrix{a & b \\cr c & d}`` (and ``\\pmatrix``, ``\\cases``,
+    ``\\displaylines``), which MathJax reads, as LaTeX's environments (``\\cr`` is
+    ``\\\\`` by now)."""
     edits: list[Edit] = []
     for match in _PLAIN_MATRIX.finditer(text):
         close = group_end(text, match.end() - 1)
         if close is None or (edits and match.start() < edits[-1][1]):
             continue
-        name, body = match.group(1), text[match.end() : close]
+        name, body = _ENVIRONMENT.get(match.group(1), match.group(1)), text[match.end() : close]
         edits.append((match.start(), close + 1, f"\\begin{{{name}}}{body}\\end{{{name}}}"))
     return edits
 

@@ -59,6 +59,7 @@ _COMMANDS = {
     "hbox": "text",
     "pmb": "boldsymbol",
     "mathbbm": "mathbb",
+    "mathds": "mathbb",
     "intop": "int",
     "dotsb": "cdots",
     "dotsm": "cdots",
@@ -100,7 +101,10 @@ _UNICODE = {
 }
 _UNICODE_RE = re.compile("[" + "".join(_UNICODE) + "]")
 # Links and HTML attributes have no place in MathML here: their text stays, they go.
-_ATTRIBUTE = re.compile(r"\\(?:href|htmlClass|htmlId|htmlStyle|htmlData)\s*\{[^{}]*\}(?=\s*\{)")
+# MathJax's html extension (``\\class``, ``\\cssId``, ``\\style``) and KaTeX's (``\\htmlClass``).
+_ATTRIBUTE = re.compile(
+    r"\\(?:href|htmlClass|htmlId|htmlStyle|htmlData|class|cssId|style)\s*\{[^{}]*\}(?=\s*\{)"
+)
 # MathJax's own: ``\require{ams}`` loads an extension (nothing to draw); ``\bbox[opts]{x}``
 # draws a box, set as amsmath's ``\boxed``.
 _REQUIRE = re.compile(r"\\require\s*\{[^{}]*\}")
@@ -232,6 +236,7 @@ _TRIGGER_NAMES = {
     "cases",
     "bbox",
     "unicode",
+    "displaylines",
     "allowbreak",
     "global",
     "mathclap",
@@ -242,7 +247,7 @@ _TRIGGER_NAMES = {
 }
 _TRIGGER = re.compile(
     r"\\(?:\\|\*|mathop|begin|end|left|right|middle|color|textcolor|smash|substack|verb|url|href|"
-    r"html[A-Z][a-z]+|mskip|mkern|kern|hskip|colorbox|fcolorbox|text[a-z]*|mbox|emph|clap|"
+    r"html[A-Z][a-z]+|class|cssId|style|mskip|mkern|kern|hskip|colorbox|fcolorbox|text[a-z]*|mbox|emph|clap|"
     r"llap|rlap|" + "|".join(sorted(_TRIGGER_NAMES, key=len, reverse=True)) + r")(?![A-Za-z])"
     r"|\\[A-Za-z]+\*|\\[\n\t]|[_^]\s*(?:'|\\(?:no)?limits|\\(?:rm|bf|it|sf|tt|cal)(?![A-Za-z]))"
     r"|[" + "".join(_UNICODE) + "]"
