@@ -149,3 +149,12 @@ def test_a_description_written_as_html_is_text(tmp_path: Path) -> None:
     )
     converted = convert_post(post, Path(post.name), "jekyll", [tmp_path])
     assert "description: 'TL;DR: No. A & B.'\n" in converted.text
+
+
+def test_kramdowns_toc_list_turns_the_posts_toc_on(tmp_path: Path) -> None:
+    """``* TOC`` with ``{:toc}`` under it was kramdown's table of contents; it came across
+    as a list holding the word "TOC"."""
+    post = tmp_path / "post.md"
+    post.write_text("---\ntitle: T\ndate: 2024-01-01\n---\n\n* TOC\n{:toc}\n\n## A\n\nText.\n")
+    converted = convert_post(post, Path("post.md"), "jekyll", [tmp_path])
+    assert "\ntoc: true\n" in converted.text and "TOC" not in converted.text

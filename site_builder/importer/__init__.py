@@ -156,6 +156,7 @@ def convert_post(
         quarto.cells(text, notes)
     admonitions.admonitions(text, notes)  # before the masks: its body is Markdown
     CONVERTERS[fmt](text, ctx)
+    front.update(ctx.front)
     if path.suffix == ".mdx":
         mdx.convert(text, notes)
     divs.alerts(text, notes)

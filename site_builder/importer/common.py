@@ -60,6 +60,7 @@ class PostContext:
     # Hugo: math in these delimiters reached MathJax untouched by Markdown escapes.
     passed: frozenset[str] = DELIMITERS
     site: dict[str, Any] = field(default_factory=dict)  # the old site's: Hugo's shortcodes
+    front: dict[str, Any] = field(default_factory=dict)  # keys the body set: ``{:toc}``
 
     @property
     def passthrough(self) -> bool:

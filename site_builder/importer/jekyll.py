@@ -165,6 +165,8 @@ def convert(text: Text, ctx: PostContext) -> None:
         return f"<{match.group(1)}>"
 
     text.sub(TWITTER, tweet)
+    if kramdown.take_toc(text):
+        ctx.front["toc"] = True
     kramdown.drop_ials(text, ctx.notes)
 
 

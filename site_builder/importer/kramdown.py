@@ -27,6 +27,7 @@ from site_builder.importer.text import Text
 _IAL_BODY = r"(?:[^}\n]|\n(?![ \t]*\n))*"
 BLOCK_IAL = re.compile(rf"(?m)^[ \t>]*\{{:(?!=){_IAL_BODY}\}}[ \t]*\n?")
 SPAN_IAL = re.compile(rf"(?<=[)\]*_`])\{{:(?!=){_IAL_BODY}\}}")
+_PARAGRAPH = r"[^\n](?:[^\n]|\n(?![ \t]*\n))*?"  # lines up to a blank one
 MARGIN_CLASSES = ("aside", "marginnote", "sidenote", "l-gutter", "column-margin")
 
 # Two backslashes (not four: an escaped backslash, then one more) ending a line.
@@ -65,14 +66,30 @@ def empty_math(text: Text) -> None:
     text.sub(EMPTY_MATH, lambda m, _l: " ")
 
 
+# kramdown's table of contents: a one-item list (``* TOC``) marked ``{:toc}``, which the
+# old page replaced by the list of its headings.
+TOC = re.compile(
+    r"(?m)^[ \t]*(?:[*+-]|\d+\.)[ \t]+[^\n]*\n[ \t]*\{:\s*(?:\.no_)?toc\s*\}[ \t]*(?:\n|$)"
+)
+
+
+def take_toc(text: Text) -> bool:
+    """Drop kramdown's ``{:toc}`` list; whether there was one (the post then sets ``toc``)."""
+    found = TOC.search(text.text) is not None
+    text.sub(TOC, lambda m, _l: "")
+    return found
+
+
 def drop_ials(text: Text, notes: PostNotes) -> None:
-    """kramdown attribute lists: a margin class makes a margin note; others styled the old theme."""
+    """kramdown attribute lists: a margin class makes a margin note, a callout class (al-folio's
+    ``block-tip``, Chirpy's ``prompt-tip``, Minimal Mistakes' ``notice--info``) a callout of
+    its quote or paragraph; others styled the old theme."""
 
     def block(match: Match[str], line: int) -> str:
         classes = re.findall(r"\.([\w-]+)", match.group(0))
         if any(c in MARGIN_CLASSES for c in classes):
             return "\x03margin\x03\n"
-        kinds = [k for c in classes if c.startswith("block-") and (k := callout_kind(c[6:]))]
+        kinds = [k for c in classes if (k := _callout_class(c))]
         if kinds:
             return f"\x03callout-{kinds[0]}\x03\n"
         return ""
@@ -86,9 +103,19 @@ def drop_ials(text: Text, notes: PostNotes) -> None:
         return f"::: {{.{match.group(2)}}}\n{body}\n:::\n"
 
     text.sub(quote, callout)
+    boxed = re.compile(rf"((?:^|\n\n))({_PARAGRAPH})\n\x03(callout-\w+)\x03\n")
+    text.sub(boxed, lambda m, _l: f"{m.group(1)}::: {{.{m.group(3)}}}\n{m.group(2)}\n:::\n")
     text.sub(re.compile("\x03callout-\\w+\x03\n?"), lambda m, _l: "")
     text.sub(SPAN_IAL, lambda m, _l: "")
     # A margin IAL follows its paragraph: wrap that paragraph in a margin block.
-    para = re.compile(r"(?s)((?:^|\n\n))([^\n].*?)\n\x03margin\x03\n")
+    para = re.compile(rf"((?:^|\n\n))({_PARAGRAPH})\n\x03margin\x03\n")
     text.sub(para, lambda m, _l: f"{m.group(1)}::: {{.column-margin}}\n{m.group(2)}\n:::\n")
     text.sub(re.compile("\x03margin\x03\n?"), lambda m, _l: "")
+
+
+def _callout_class(name: str) -> str | None:
+    """This site's callout kind for a theme's callout class, None for any other class."""
+    for prefix in ("block-", "prompt-", "notice--"):
+        if name.startswith(prefix):
+            return callout_kind(name[len(prefix) :]) or "note"  # notice--primary
+    return "note" if name == "notice" else None
