@@ -314,6 +314,27 @@ def test_pelican_metadata_lines_are_front_matter(tmp_path: Path) -> None:
     assert "Note: not metadata." in (site / "content" / "pages" / "note.md").read_text()
 
 
+def test_pelicans_static_placeholders_find_their_images(tmp_path: Path) -> None:
+    """``![plot]({static}/images/plot.png)`` (from the content folder) and ``{attach}``
+    relative to the post: both were left out as images not found."""
+    old = tmp_path / "old" / "content"
+    (old / "images").mkdir(parents=True)
+    (old / "posts").mkdir()
+    (old.parent / "pelicanconf.py").write_text("AUTHOR = 'A'\n")
+    (old / "images" / "plot.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (old / "posts" / "a.md").write_text(
+        "Title: A\nDate: 2021-03-04\n\n![plot]({static}/images/plot.png) and "
+        '<img src="{attach}../images/plot.png" alt="again">\n'
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(tmp_path / "old", site / "content" / "posts")
+    written = (site / "content" / "posts" / "a" / "index.md").read_text()
+    assert "![plot](plot.png)" in written and "{static}" not in written, written
+    assert '<img src="plot.png" alt="again">' in written  # one copy of the one file
+    assert sorted(p.name for p in (site / "content/posts/a").iterdir()) == ["index.md", "plot.png"]
+    assert [str(n) for n in report.notes] == []
+
+
 def test_a_hugo_config_yml_is_read_for_the_format_and_its_passthrough(tmp_path: Path) -> None:
     """Hugo reads ``config.yml`` too: a site configured there was taken for Jekyll, and
     ``\\(...\\)`` in a list item, passed through to MathJax, stayed text."""

@@ -41,6 +41,7 @@ from site_builder.importer import (
     mdx,
     notebooks,
     page,
+    pelican,
     prose_tex,
     quarto,
     shortcodes,
@@ -115,6 +116,7 @@ def convert_post(
     if fmt == "jekyll":  # Liquid ran before anything else: its loops, includes, ``page.x``
         base = roots[0] if roots else path.parent
         hexo.convert(text, notes, path, base)  # Hexo's and Octopress's tags, Liquid's kin
+        pelican.convert(text)  # Pelican's {static} links, Python-Markdown's :::python
         liquid_blocks.run(text, meta, site_vars or {}, notes, (path.parent, base))
     if not text.text.strip() and not (name_date or meta.get("date")):
         layout = f" (the old layout {meta['layout']!r} filled it)" if meta.get("layout") else ""

@@ -79,7 +79,8 @@ class Assets:
             name = found.name
         stem, suffix = PurePosixPath(name).stem, PurePosixPath(name).suffix
         candidate, number = name, 1
-        while candidate in self.copies and self.copies[candidate] != found:
+        # the same file by another path (``../images/x.png``) is the same copy
+        while candidate in self.copies and self.copies[candidate].resolve() != found.resolve():
             number += 1
             candidate = f"{stem}-{number}{suffix}"
         if candidate in ("index.md",):
