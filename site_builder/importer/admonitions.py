@@ -1,7 +1,9 @@
 """Python-Markdown's admonitions (MkDocs, Material, Pelican) as this site's callouts.
 
 ``!!! note "Title"`` followed by lines indented by four spaces is an admonition;
-pymdownx.details writes a collapsible one as ``???`` (``???+`` starts open).
+pymdownx.details writes a collapsible one as ``???`` (``???+`` starts open), and
+pymdownx.tabbed a content tab as ``=== "Title"`` (each tab is shown here, its
+title in bold over its body).
 CommonMark reads the same lines as a paragraph and an indented code block: the
 reader would see ``!!! note`` and the body's formulas as code. Each becomes a
 callout (``::: {.callout-note title="Title"}``) or a ``<details>`` with its
@@ -22,10 +24,12 @@ from site_builder.importer.report import PostNotes
 from site_builder.importer.text import Text
 
 # The marker, the kind, more classes (``inline end``), an optional quoted title; then the
-# body: indented lines, with blank lines only between them.
+# body: indented lines, with blank lines only between them. pymdownx.tabbed's content tab
+# (``=== "Python"``, ``===+``/``===!``) has a title and no kind.
+_BODY = r"((?:(?:[ \t]*\n)*(?: {4}|\t)[^\n]*(?:\n|\Z))*)"
 ADMONITION = re.compile(
-    r'(?m)^(!!!|\?\?\?\+?)[ \t]+([\w-]+)((?:[ \t]+[\w-]+)*)(?:[ \t]+"([^"\n]*)")?[ \t]*\n'
-    r"((?:(?:[ \t]*\n)*(?: {4}|\t)[^\n]*(?:\n|\Z))*)"
+    r'(?m)^(!!!|\?\?\?\+?|===[+!]?)[ \t]+(?:([\w-]+)((?:[ \t]+[\w-]+)*))?(?:[ \t]*"([^"\n]*)")?'
+    r"[ \t]*\n" + _BODY
 )
 _INDENT = re.compile(r"(?m)^(?: {4}|\t)")
 _DEPTH = 6  # nested admonitions come to the margin one level a pass
@@ -48,14 +52,16 @@ def admonitions(text: Text, notes: PostNotes) -> None:
 
 
 def _edits(match: Match[str], line: int, notes: PostNotes) -> list[tuple[int, int, str]]:
-    marker, name, title = match.group(1), match.group(2), match.group(4)
+    marker, name, title = match.group(1), match.group(2) or "", match.group(4)
     if title is None:  # no title given: the kind's name, as Python-Markdown shows it
         title = name.replace("-", " ").capitalize()
-    title = title.replace('"', "'")  # the attribute parser reads no escapes
-    if marker.startswith("???"):
+    if marker.startswith("==="):  # a content tab: its title over its body, all shown
+        head, tail = f"**{title}**\n", ""
+    elif marker.startswith("???"):
         opened = " open" if marker.endswith("+") else ""
         head, tail = f"<details{opened}>\n<summary>{title}</summary>\n", "\n\n</details>"
     else:
+        title = title.replace('"', "'")  # the attribute parser reads no escapes
         kind = callout_kind(name)
         if kind is None:
             notes.add(line, f"admonition {name!r} has no kind here: it is a note")
