@@ -16,7 +16,7 @@ from re import Match
 import yaml
 from markdown_it import MarkdownIt
 
-from site_builder.importer import divs, dollars, markup, shortcodes
+from site_builder.importer import divs, dollars, hugo_themes, markup, shortcodes
 from site_builder.importer.common import DELIMITERS, HUGO_CONFIGS, PostContext
 from site_builder.importer.jekyll import _bracket_safe, _fence, _params
 from site_builder.importer.text import Text
@@ -35,6 +35,7 @@ UNWRAP = re.compile(r"\{\{[<%]\s*/?(?:rawhtml|katex|math|raw)\s*[>%]\}\}")
 def convert(text: Text, ctx: PostContext) -> None:
     text.sub(HIGHLIGHT, lambda m, _l: text.hide(_fence(m.group(1), m.group(2))))
     markup.mask_code(text)
+    hugo_themes.convert(text, ctx.notes)
     text.sub(UNWRAP, lambda m, _l: "")
     dollars.entity_delimiters(text)
     dollars.escape_lone_doubles(text, ctx.notes)
