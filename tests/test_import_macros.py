@@ -436,3 +436,26 @@ def test_macros_a_quarto_post_includes(tmp_path: Path) -> None:
     build(load_config(site), site / "public", jobs=1, use_cache=False)
     page = (site / "public/posts/p/index.html").read_text()
     assert "<mi>\N{DOUBLE-STRUCK CAPITAL R}</mi>" in page and "include" not in page
+
+
+def test_a_math_configuration_in_a_posts_own_script(tmp_path: Path) -> None:
+    """A ``<script>`` configuring MathJax in the post itself (here from a file Quarto's
+    ``include`` brings in): its macros were not read, the formulas failed, and the
+    script stayed in the page."""
+    old = tmp_path / "old"
+    (old / "posts/p").mkdir(parents=True)
+    (old / "_quarto.yml").write_text("project:\n  type: website\n")
+    (old / "_macros.qmd").write_text(
+        '<script>\nwindow.MathJax = {\n  tex: {\n    macros: {\n      RR: "\\\\mathbb{R}",\n'
+        '      bvec: ["\\\\mathbf{#1}", 1]\n    }\n  }\n};\n</script>\n'
+    )
+    (old / "posts/p/index.qmd").write_text(
+        "---\ntitle: P\ndate: 2024-02-03\n---\n\n{{< include /_macros.qmd >}}\n\n"
+        "Let $x \\in \\RR^n$ and $\\bvec{v}$.\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content" / "posts")
+    assert report.posts[0].failed == 0 and [str(n) for n in report.notes] == []
+    written = (site / "content/posts/p.md").read_text()
+    assert "<script" not in written
+    assert "math:\n  macros:\n    RR: \\mathbb{R}\n    bvec: \\mathbf{#1}\n" in written

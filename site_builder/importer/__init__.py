@@ -132,6 +132,10 @@ def convert_post(
     )
     front = frontmatter.map_front_matter(meta, name_date, notes, fallback, tag_spellings)
     own = macros.of_post(source.meta, raw, shown)
+    scripted = macros.in_body(text, shown)  # before the masks hide its scripts
+    for name, (body, where) in scripted.found.items():
+        own.add(name, body, None, where, "")
+    own.notes += scripted.notes
     notes.notes.extend(own.notes)
     if own.found:  # the post's own MathJax macros, for it alone
         front["math"] = {"macros": {name: body for name, (body, _) in own.found.items()}}

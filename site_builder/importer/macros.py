@@ -22,6 +22,7 @@ import yaml
 from site_builder.config import control_symbol
 from site_builder.importer import common, jsobject, physics, scripts
 from site_builder.importer.report import Note
+from site_builder.importer.text import Text
 
 NAME = re.compile(r"[A-Za-z]+")
 SCRIPT = re.compile(r"(?is)<script\b[^>]*>(.*?)</script\s*>")
@@ -279,6 +280,26 @@ def of_post(meta: dict[str, Any], raw: str, path: Path) -> SiteMacros:
                 macros.add(name, body, None, Note(path, (where.line or 1) + shift, ""), "")
             for note in found.notes:
                 macros.notes.append(Note(path, (note.line or 1) + shift, note.message))
+    return macros
+
+
+def in_body(text: Text, path: Path) -> SiteMacros:
+    """A MathJax or KaTeX configuration in a ``<script>`` of the post itself (pasted in,
+    or from a file Quarto's ``include`` brought in): its macros are the post's own, and
+    the script goes, since this site configures no MathJax."""
+    macros = SiteMacros()
+
+    def script(match: re.Match[str], line: int) -> str:
+        if not scripts.MATH_CONFIG.search(match.group(1)):
+            return match.group(0)
+        found = SiteMacros()
+        _from_text(match.group(0), found, path)
+        for name, (body, where) in found.found.items():
+            macros.add(name, body, None, Note(path, line + (where.line or 1) - 1, ""), "")
+        macros.notes += [Note(path, line + (n.line or 1) - 1, n.message) for n in found.notes]
+        return ""
+
+    text.sub(SCRIPT, script)
     return macros
 
 
