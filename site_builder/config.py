@@ -291,7 +291,8 @@ def math_macros(data: object, site: bool = False) -> tuple[tuple[str, str], ...]
 
     Names are letters, with or without the backslash (``R`` or ``\\R``), or one other
     character, a control symbol as ``\\def\\|{...}`` makes (``'\\|'``); a body uses
-    ``#1``, ``#2`` for arguments, as ``\\newcommand`` does.
+    ``#1``, ``#2`` for arguments, as ``\\newcommand`` does. A value may also be MathJax's
+    list, ``[body, nargs]`` or ``[body, nargs, default]``: the first argument optional.
     """
     if data is None:
         return ()
@@ -310,6 +311,19 @@ def math_macros(data: object, site: bool = False) -> tuple[tuple[str, str], ...]
                 f"math macro name {key!r} must be letters, as in R or norm, or one symbol, "
                 "as in \\|"
             )
+        if isinstance(value, list):  # MathJax's form: [body, nargs] or [body, nargs, default]
+            shape = [str, int, str][: len(value)]
+            if not 1 <= len(value) <= 3 or not all(
+                isinstance(v, t) and not isinstance(v, bool)
+                for v, t in zip(value, shape, strict=False)
+            ):
+                return f"math macro {name} must be LaTeX text, or [body, arguments, default]"
+            if len(value) == 3:  # its first argument optional: expanded before math-core
+                from site_builder.markdown.math.expand import here_macro
+
+                out.append(here_macro(name, value[1], value[2], value[0]))
+                continue
+            value = value[0]
         if not isinstance(value, str | int | float) or isinstance(value, bool):
             return f"math macro {name} must be LaTeX text"
         out.append((name, str(value)))

@@ -383,6 +383,22 @@ def test_a_control_symbol_macro_in_site_yaml_is_expanded() -> None:
     )
 
 
+def test_site_macros_in_mathjaxs_list_form_with_an_optional_argument() -> None:
+    """``given: ["#1 \\\\mid #2", 2, "x"]`` (MathJax's form, the first argument optional):
+    site.yaml refused it, and the importer could not write it there."""
+    from site_builder.config import math_macros
+
+    macros = math_macros({"macros": {"given": ["#1 \\mid #2", 2, "x"], "v": ["\\mathbf{#1}", 1]}})
+    assert not isinstance(macros, str)
+    result = render(
+        "$\\given{y}$, $\\given[a]{b}$, $\\v{u}$\n", MarkdownContext("p.md", macros=macros)
+    )
+    first, second, third = re.findall(r"<math.*?</math>", result.html, re.S)
+    assert texts(first, "mi") == ["x", "y"] and texts(second, "mi") == ["a", "b"]
+    assert texts(third, "mi") == ["\N{MATHEMATICAL BOLD SMALL U}"]
+    assert "[body, arguments, default]" in str(math_macros({"macros": {"g": ["x", "2"]}}))
+
+
 def test_a_tag_holding_math_inline_or_from_a_macro() -> None:
     """``\\qed`` defined site-wide as ``\\tag*{$\\square$}`` (a proof's end): inline it
     stopped on math-core's "Expected non-special ASCII characters in string literal", and

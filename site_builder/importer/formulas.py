@@ -12,6 +12,7 @@ hint, and the place in the written file.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from site_builder.errors import BuildError, BuildErrors
 from site_builder.importer.report import PostNotes
@@ -24,12 +25,13 @@ def check(
     shown: Path | str,
     origin: list[int],
     source: str,
-    macros: dict[str, str],
+    macros: dict[str, Any],
     notes: PostNotes,
 ) -> int:
     """Render the written post; add a note for each problem; the number of formulas that
     do not convert."""
     from site_builder import bibliography
+    from site_builder.config import math_macros
     from site_builder.importer.frontmatter import split
     from site_builder.markdown import MarkdownContext, render
 
@@ -37,7 +39,8 @@ def check(
     parsed = split(text, PostNotes(written))
     own = parsed.meta.get("math")  # the post's own macros, over the site's
     if isinstance(own, dict) and isinstance(own.get("macros"), dict):
-        macros = {**macros, **{str(k): str(v) for k, v in own["macros"].items()}}
+        macros = {**macros, **{str(k).removeprefix("\\"): v for k, v in own["macros"].items()}}
+    table = math_macros({"macros": macros})
     named = parsed.meta.get("bibliography")
     bundle = written.parent if written.name == "index.md" else None
     entries = None
@@ -49,7 +52,7 @@ def check(
             line_offset=parsed.body_line - 1,
             resource_dir=bundle,
             bibliography=entries,
-            macros=tuple(macros.items()),
+            macros=table if isinstance(table, tuple) else (),
         )
         render(parsed.body, ctx)
     except BuildErrors as exc:

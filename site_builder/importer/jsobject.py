@@ -36,6 +36,7 @@ class Entry:
     nargs: int
     offset: int  # where its key is, in the text searched
     problem: str = ""
+    default: str | None = None  # MathJax's ``[body, nargs, default]``: #1 is optional
 
 
 def find(text: str) -> list[Entry]:
@@ -118,9 +119,8 @@ def _value(text: str, pos: int, name: str, start: int) -> tuple[Entry, int]:
                 pos += 1
         if not items:
             return Entry(name, "", 0, start, "its value is not a string"), pos
-        if len(items) > 1:
-            problem = problem or "a default for its first argument cannot be written here"
-        return Entry(name, items[0], nargs, start, problem), pos
+        default = items[1] if len(items) > 1 else None
+        return Entry(name, items[0], nargs, start, problem, default), pos
     return Entry(name, "", 0, start, "its value is not a string"), _past(text, pos)
 
 

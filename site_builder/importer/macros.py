@@ -46,10 +46,21 @@ TEXT_FILES = (
 class SiteMacros:
     """Macros read from the old site, in the order met, with where each came from."""
 
-    found: dict[str, tuple[str, Note]] = field(default_factory=dict)  # name -> (body, where)
+    # name -> (body, where); the body is MathJax's [body, nargs, default] when #1 is optional
+    found: dict[str, tuple[Any, Note]] = field(default_factory=dict)
     notes: list[Note] = field(default_factory=list)
 
-    def add(self, name: str, body: str, nargs: int | None, where: Note, problem: str) -> None:
+    def add(
+        self,
+        name: str,
+        body: Any,
+        nargs: int | None,
+        where: Note,
+        problem: str,
+        default: str | None = None,
+    ) -> None:
+        if isinstance(body, list):  # already MathJax's form (a macro read twice)
+            body, nargs, default = body[0], body[1], body[2]
         used = max((int(n) for n in ARGUMENT.findall(body)), default=0)
         if not problem and not (NAME.fullmatch(name) or control_symbol(name)):
             problem = "site.yaml's macro names are letters, or one symbol (\\|)"
@@ -58,13 +69,14 @@ class SiteMacros:
         if problem:
             self.notes.append(Note(where.path, where.line, f"macro \\{name} not read: {problem}"))
             return
-        if name in self.found and self.found[name][0] != body:
+        value = body if default is None else [body, nargs if nargs is not None else used, default]
+        if name in self.found and self.found[name][0] != value:
             first = self.found[name][1]
             at = f"{first.path}:{first.line}" if first.line else str(first.path)
             message = f"macro \\{name} defined again differently; the one at {at} is kept"
             self.notes.append(Note(where.path, where.line, message))
             return
-        self.found.setdefault(name, (body, where))
+        self.found.setdefault(name, (value, where))
 
 
 def read(source: Path, fmt: str, shown: Path) -> SiteMacros:
@@ -170,8 +182,8 @@ def _from_config(path: Path, macros: SiteMacros, shown: Path) -> None:
                 macros.add(name, str(value), None, where, "")
             elif isinstance(value, list) and value and isinstance(value[0], str):
                 nargs = value[1] if len(value) > 1 and isinstance(value[1], int) else None
-                extra = "a default for its first argument cannot be written here"
-                macros.add(name, value[0], nargs, where, extra if len(value) > 2 else "")
+                default = str(value[2]) if len(value) > 2 else None
+                macros.add(name, value[0], nargs, where, "", default)
             else:
                 macros.add(name, "", None, where, "its value is not LaTeX text")
 
@@ -205,7 +217,7 @@ def _from_text(text: str, macros: SiteMacros, shown: Path) -> None:
         for entry in jsobject.find(body):
             where = Note(shown, text.count("\n", 0, start + entry.offset) + 1, "")
             nargs = entry.nargs if entry.nargs else None
-            macros.add(entry.name, entry.body, nargs, where, entry.problem)
+            macros.add(entry.name, entry.body, nargs, where, entry.problem, entry.default)
         if (at := physics.loads_physics(body)) is not None:
             _physics(macros, Note(shown, text.count("\n", 0, start + at) + 1, ""))
     outside = SCRIPT.sub(lambda m: "\n" * m.group(0).count("\n"), text)
@@ -226,24 +238,23 @@ def _physics(macros: SiteMacros, where: Note) -> None:
 
 
 def _tex_definitions(text: str, macros: SiteMacros, shown: Path) -> None:
-    found: list[tuple[int, str, str, int, str]] = []
+    found: list[tuple[int, str, str, int, str | None]] = []
     for match in NEWCOMMAND.finditer(text):
         body = _group(text, match.end() - 1)
-        default = "a default for its first argument cannot be written here"
-        problem = default if match.group(4) else ""
+        default = match.group(4)[1:-1] if match.group(4) else None  # ``[default]``
         nargs = int(match.group(3)) if match.group(3) else 0
-        found.append((match.start(), match.group(1) or match.group(2), body, nargs, problem))
+        found.append((match.start(), match.group(1) or match.group(2), body, nargs, default))
     for match in DEF.finditer(text):
         body = _group(text, match.end() - 1)
         nargs = len(ARGUMENT.findall(match.group(2)))
-        found.append((match.start(), match.group(1), body, nargs, ""))
+        found.append((match.start(), match.group(1), body, nargs, None))
     for match in OPERATOR.finditer(text):
         body = _group(text, match.end() - 1)
         operator = f"\\operatorname{match.group(1)}{{{body}}}"
-        found.append((match.start(), match.group(2), operator, 0, ""))
-    for start, name, body, nargs, problem in sorted(found, key=lambda item: item[0]):
+        found.append((match.start(), match.group(2), operator, 0, None))
+    for start, name, body, nargs, default in sorted(found, key=lambda item: item[0]):
         where = Note(shown, text.count("\n", 0, start) + 1, "")
-        macros.add(name.removeprefix("\\"), body.strip(), nargs, where, problem)
+        macros.add(name.removeprefix("\\"), body.strip(), nargs, where, "", default)
 
 
 def _group(text: str, brace: int) -> str:

@@ -263,17 +263,20 @@ def _markdown_cell(cell: dict[str, Any], index: int, ctx: common.PostContext, li
     return _finish(cell, index, ctx, text, cell_notes)
 
 
-def check(written: Path, shown: Path | str, macros: dict[str, str], notes: PostNotes) -> int:
+def check(written: Path, shown: Path | str, macros: dict[str, Any], notes: PostNotes) -> int:
     """Read the written notebook as the build will (front matter checks, every cell's
     Markdown and math); a note at ``cell N, line L`` for each problem; the number of
     formulas that do not convert."""
     from site_builder import bibliography, kinds
-    from site_builder.config import SiteConfig
+    from site_builder.config import SiteConfig, math_macros
     from site_builder.frontmatter import parse_post
     from site_builder.markdown import MarkdownContext, render
     from site_builder.notebooks import load_notebook
 
-    config = SiteConfig(written.parent, "", "", "/", math_macros=tuple(macros.items()))
+    table = math_macros({"macros": macros})
+    config = SiteConfig(
+        written.parent, "", "", "/", math_macros=table if isinstance(table, tuple) else ()
+    )
     warnings: list[BuildWarning] = []
     try:
         source = load_notebook(written, shown, run=_stored)

@@ -23,19 +23,22 @@ TOP_MATH = re.compile(r"^math[ \t]*:[ \t]*(.*?)[ \t]*$")
 CHILD_MACROS = re.compile(r"^([ \t]+)macros[ \t]*:[ \t]*(.*?)[ \t]*$")
 
 
-def defined(path: Path) -> dict[str, str]:
+def defined(path: Path) -> dict[str, Any]:
     """The macros ``site.yaml`` defines now (none if it has none, or cannot be read)."""
     return _table(top_level(path))
 
 
-def _table(data: Any) -> dict[str, str]:
-    """``math.macros`` as config.py reads it (other ``math`` settings are not ours)."""
+def _table(data: Any) -> dict[str, Any]:
+    """``math.macros`` as written (a body, or MathJax's list), when config.py accepts them
+    (other ``math`` settings are not ours)."""
     math = data.get("math") if isinstance(data, dict) else None
-    table = math_macros({"macros": math.get("macros")}) if isinstance(math, dict) else ()
-    return dict(table) if isinstance(table, tuple) else {}
+    raw = math.get("macros") if isinstance(math, dict) else None
+    if not isinstance(raw, dict) or isinstance(math_macros({"macros": raw}), str):
+        return {}
+    return {str(name).removeprefix("\\"): value for name, value in raw.items()}
 
 
-def add_macros(path: Path, new: dict[str, str]) -> list[str]:
+def add_macros(path: Path, new: dict[str, Any]) -> list[str]:
     """Write the macros of ``new`` that ``site.yaml`` lacks; the names written."""
     have = defined(path)
     adding = {name: body for name, body in new.items() if name not in have}
@@ -52,7 +55,7 @@ def add_macros(path: Path, new: dict[str, str]) -> list[str]:
 
 def bring_macros(
     source: Path, fmt: str, base: Path, site: Path | None, report: ImportReport
-) -> dict[str, str]:
+) -> dict[str, Any]:
     """The old site's macros into ``site.yaml``; the macros in force there after."""
     if site is None:
         return {}
@@ -150,7 +153,7 @@ def set_key(path: Path, key: str, value: Any) -> None:
     path.write_text(updated, encoding="utf-8")
 
 
-def _entries(macros: dict[str, str], indent: str) -> list[str]:
+def _entries(macros: dict[str, Any], indent: str) -> list[str]:
     dumped = dump(macros)
     return [indent + line for line in dumped.splitlines()]
 
@@ -172,7 +175,7 @@ def dump(data: Any) -> str:
     return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=10**6)
 
 
-def _insert(text: str, have: dict[str, str], adding: dict[str, str]) -> str:
+def _insert(text: str, have: dict[str, Any], adding: dict[str, Any]) -> str:
     lines = text.splitlines()
     top = next((i for i, line in enumerate(lines) if TOP_MATH.match(line)), None)
     if top is None:  # no math settings yet: a block of its own at the end
