@@ -158,3 +158,13 @@ def test_kramdowns_toc_list_turns_the_posts_toc_on(tmp_path: Path) -> None:
     post.write_text("---\ntitle: T\ndate: 2024-01-01\n---\n\n* TOC\n{:toc}\n\n## A\n\nText.\n")
     converted = convert_post(post, Path("post.md"), "jekyll", [tmp_path])
     assert "\ntoc: true\n" in converted.text and "TOC" not in converted.text
+
+
+def test_a_jekyll_file_name_with_a_one_digit_day(tmp_path: Path) -> None:
+    """``2016-12-5-dissecting-rl.md``: Jekyll reads the date (one-digit months and days
+    are allowed); here the date was kept in the slug and the post had no date."""
+    post = tmp_path / "_posts" / "2016-12-5-dissecting-rl.md"
+    post.parent.mkdir()
+    post.write_text("---\ntitle: T\n---\n\nText.\n")
+    converted = convert_post(post, Path("2016-12-5-dissecting-rl.md"), "jekyll", [tmp_path])
+    assert converted.slug == "dissecting-rl" and "\ndate: '2016-12-05'\n" in converted.text

@@ -26,7 +26,8 @@ from site_builder.importer.report import PostNotes
 from site_builder.slug import slugify
 from site_builder.sources import author_line
 
-JEKYLL_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})-(.+)$")
+# Jekyll's own rule: a month and a day may have one digit (``2016-12-5-title``).
+JEKYLL_NAME = re.compile(r"^(\d{4}-\d{1,2}-\d{1,2})-(.+)$")
 _DATETIME = re.compile(
     r"^(\d{4}-\d{2}-\d{2})(?:[ T](\d{1,2}:\d{2}(?::\d{2})?)(?:\.\d+)?\s*(Z|[+-]\d{2}:?\d{2})?)?$"
 )
@@ -88,7 +89,13 @@ def _dated_name(path: Path) -> tuple[str, str | None]:
     that date."""
     stem = path.parent.name if path.stem in ("index", "_index") else path.stem
     match = JEKYLL_NAME.match(stem) or re.match(r"^(\d{4}-\d{2}-\d{2})[_-](.+)$", stem)
-    return (match.group(2), match.group(1)) if match else (stem, None)
+    return (match.group(2), padded_day(match.group(1))) if match else (stem, None)
+
+
+def padded_day(day: str) -> str:
+    """``2016-12-5`` as ``2016-12-05``."""
+    year, month, number = day.split("-")
+    return f"{year}-{int(month):02d}-{int(number):02d}"
 
 
 def title_from_name(path: Path, slug: str) -> str:

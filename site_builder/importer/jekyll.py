@@ -23,7 +23,7 @@ import yaml
 from site_builder.importer import dollars, kramdown, markup
 from site_builder.importer.assets import untemplate
 from site_builder.importer.common import PostContext, comment_out
-from site_builder.importer.frontmatter import JEKYLL_NAME
+from site_builder.importer.frontmatter import JEKYLL_NAME, padded_day
 from site_builder.importer.html import (
     CAPTION,
     boxes,
@@ -201,7 +201,7 @@ def neighbours(files: list[Path]) -> dict[Path, dict[str, Any]]:
     """Liquid's ``page.previous`` and ``page.next`` for each post of ``_posts/``: the one
     before and after it by date, at its address here (``[earlier]({{ page.previous.url }})``)."""
     dated = sorted(
-        (match.group(1), file.stem, file)
+        (padded_day(match.group(1)), file.stem, file)
         for file in files
         if "_posts" in file.parts and (match := JEKYLL_NAME.match(file.stem))
     )
@@ -326,5 +326,5 @@ def _video(match: Match[str], line: int, ctx: PostContext) -> str:
 
 def _post_link(target: str) -> str:
     name = target.rsplit("/", 1)[-1].removesuffix(".md").removesuffix(".markdown")
-    name = re.sub(r"^\d{4}-\d{2}-\d{2}-", "", name)
+    name = re.sub(r"^\d{4}-\d{1,2}-\d{1,2}-", "", name)
     return f"../{slugify(name)}/"

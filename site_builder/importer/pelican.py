@@ -43,7 +43,7 @@ def _file(target: str) -> str:
     """A file of the site: a post's page, or the file itself (found as any image is)."""
     path, _, anchor = target.partition("#")
     if path.lower().endswith(_SOURCES):
-        name = re.sub(r"^\d{4}-\d{2}-\d{2}-", "", path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
+        name = re.sub(r"^\d{4}-\d{1,2}-\d{1,2}-", "", path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
         return f"../{slugify(name)}/" + (f"#{anchor}" if anchor else "")
     return target
 
