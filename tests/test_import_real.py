@@ -335,6 +335,26 @@ def test_pelicans_static_placeholders_find_their_images(tmp_path: Path) -> None:
     assert [str(n) for n in report.notes] == []
 
 
+def test_tufte_figures_are_figures(tmp_path: Path) -> None:
+    """Tufte-Jekyll's ``{% maincolumn %}``, ``{% fullwidth %}`` and ``{% marginfigure %}``
+    were Liquid tags left out, their images with them."""
+    old = tmp_path / "old"
+    (old / "_posts").mkdir(parents=True)
+    (old / "assets" / "img").mkdir(parents=True)
+    (old / "assets" / "img" / "a.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (old / "_posts" / "2020-01-01-t.md").write_text(
+        "---\ntitle: T\n---\n\n{% maincolumn 'assets/img/a.png' 'Main' %}\n\n"
+        "{% fullwidth 'assets/img/a.png' 'Wide' %}\n\n"
+        "{% marginfigure 'mf-1' 'assets/img/a.png' 'Margin' %}\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content" / "posts")
+    written = (site / "content" / "posts" / "t" / "index.md").read_text()
+    for caption, number in (("Main", 1), ("Wide", 2), ("Margin", 3)):
+        assert f"![{caption}](a.png){{#fig-t-{number}}}" in written
+    assert [str(n) for n in report.notes] == []
+
+
 def test_a_hugo_config_yml_is_read_for_the_format_and_its_passthrough(tmp_path: Path) -> None:
     """Hugo reads ``config.yml`` too: a site configured there was taken for Jekyll, and
     ``\\(...\\)`` in a list item, passed through to MathJax, stayed text."""

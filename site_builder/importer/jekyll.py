@@ -20,7 +20,7 @@ from typing import Any
 
 import yaml
 
-from site_builder.importer import dollars, kramdown, markup
+from site_builder.importer import dollars, kramdown, markup, tufte
 from site_builder.importer.assets import untemplate
 from site_builder.importer.common import PostContext, comment_out
 from site_builder.importer.frontmatter import JEKYLL_NAME, padded_day
@@ -35,15 +35,6 @@ from site_builder.importer.html import (
 from site_builder.importer.text import Text
 from site_builder.slug import slugify
 
-# Tufte-Jekyll's math tags (its ``_plugins/mathjaxtag.rb``): the TeX between them reached
-# MathJax verbatim, in a display (``math``) or inline (``m``) script.
-TUFTE_MATH = re.compile(r"(?s)\{%-?\s*(math|m)\s*-?%\}(.*?)\{%-?\s*(?:endmath|em)\s*-?%\}")
-# Tufte-Jekyll's notes (its ``_plugins/sidenote.rb``, ``marginnote.rb``): an id, then the
-# note's Markdown in quotes; a numbered sidenote is a footnote here, a margin note an aside.
-TUFTE_NOTE = re.compile(
-    r"""(?s)\{%-?\s*(sidenote|marginnote)\s+(?:'[^']*'|"[^"]*"|[^\s'"%]+)\s+"""
-    r"""(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")\s*-?%\}"""
-)
 COMMENT = re.compile(r"(?s)\{%-?\s*comment\s*-?%\}(.*?)\{%-?\s*endcomment\s*-?%\}")
 CAPTURE = re.compile(r"(?s)\{%-?\s*capture\s+([\w-]+)\s*-?%\}(.*?)\{%-?\s*endcapture\s*-?%\}")
 RAW_TAG = re.compile(r"\{%-?\s*(?:end)?raw\s*-?%\}")
@@ -111,8 +102,7 @@ def convert(text: Text, ctx: PostContext) -> None:
     text.sub(D_CODE, lambda m, _l: text.hide(_fence(m.group(1) or "", html.unescape(m.group(2)))))
     text.sub(IMG_TAG, lambda m, _l: _img_tag(m.group(1)) or m.group(0))
     markup.mask_code(text)
-    text.sub(TUFTE_MATH, lambda m, _l: _tufte_math(m.group(1), m.group(2)))
-    text.sub(TUFTE_NOTE, lambda m, _l: _tufte_note(m.group(1), m.group(2) or m.group(3) or ""))
+    tufte.convert(text, ctx)
     text.sub(COMMENT, lambda m, _l: text.hide(comment_out(m.group(1).strip())))
     captured: dict[str, str] = {}
 
@@ -211,20 +201,6 @@ def neighbours(files: list[Path]) -> dict[Path, dict[str, Any]]:
         around["next"] = dated[index + 1] if index + 1 < len(dated) else None
         found[file] = {k: {"url": _post_link(v[1])} for k, v in around.items() if v}
     return found
-
-
-def _tufte_math(tag: str, tex: str) -> str:
-    """kramdown's ``$$`` forms: on lines of their own, display math; else inline."""
-    if tag == "math":
-        return "\n$$\n" + tex.strip() + "\n$$\n"
-    return "$$" + " ".join(tex.split()) + "$$"
-
-
-def _tufte_note(tag: str, note: str) -> str:
-    """A sidenote as an inline footnote (drawn in the margin, numbered), a margin note as
-    an aside (in the margin, unnumbered), as Tufte-Jekyll drew them."""
-    note = " ".join(note.split())
-    return f"^[{note}]" if tag == "sidenote" else f"[{note}]{{.aside}}"
 
 
 def _fence(lang: str, code: str, indent: str = "") -> str:
