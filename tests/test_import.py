@@ -93,7 +93,10 @@ def test_unconvertible_constructs_are_reported_with_path_and_line(tmp_path: Path
     ), [str(n) for n in hugo.notes]
     _, quarto = import_and_build(tmp_path / "q", "quarto")
     messages = [str(n) for n in quarto.notes]
-    assert any(":12: executable {r} cell kept as code" in m for m in messages), messages
+    assert any(
+        ":12: executable {r} cell hidden on the old page (include: false)" in m for m in messages
+    )
+    assert any(":59: executable {r} cell kept as code" in m for m in messages), messages
     assert any("@fig-emax refers to nothing" in m for m in messages), messages
 
 

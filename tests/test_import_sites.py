@@ -210,12 +210,17 @@ def test_a_blogdown_source_gives_way_to_its_rendered_twin(tmp_path: Path) -> Non
     front = "---\ntitle: {}\ndate: 2020-01-02\n---\n\n"
     (posts / "a.Rmarkdown").write_text(front.format("A") + "```{r}\nx <- 1\n```\n")
     (posts / "a.markdown").write_text(front.format("A") + "```r\nx <- 1\n## [1] 1\n```\n")
-    (posts / "b.Rmd").write_text(front.format("B") + "```{r, echo=FALSE}\nplot(1)\n```\n")
+    (posts / "b.Rmd").write_text(
+        front.format("B") + "```{r, fig.width=4}\n#| label: p\nplot(1)\n```\n\n"
+        "```{r, echo=FALSE}\nhidden()\n```\n"
+    )
     into = tmp_path / "site/content/posts"
     report = import_posts(tmp_path / "blog", into)
     assert [p.source.name for p in report.posts] == ["a.markdown", "b.Rmd"]
     assert "## [1] 1" in (into / "a.md").read_text()
+    # as the old page showed it: no option lines, no cell whose code it hid
     assert "```r\nplot(1)\n```" in (into / "b.md").read_text()
+    assert "hidden" not in (into / "b.md").read_text()
 
 
 def test_a_pelican_img_tag_is_an_image_found_in_its_content_folder(tmp_path: Path) -> None:

@@ -22,8 +22,13 @@ from site_builder.importer.common import PostContext, comment_out
 from site_builder.importer.report import PostNotes
 from site_builder.importer.text import Text
 
-CELL = re.compile(r"(?m)^([ \t]*)(`{3,})\{(\w+)([^}\n]*)\}[ \t]*$")
-CELL_OPTION = re.compile(r"(?m)^#\|.*\n")
+# An executable cell, its options (``{r, echo=FALSE}`` or ``#| echo: false`` lines) and code.
+CELL = re.compile(
+    r"(?ms)^([ \t]*)(`{3,})\{(\w+)([^}\n]*)\}[ \t]*\n"
+    r"((?:[ \t]*#\|[^\n]*\n)*)(.*?)^[ \t]*\2[ \t]*$"
+)
+# ``echo: false`` (the code not shown) or ``include: false`` (nothing shown).
+HIDDEN = re.compile(r"(?i)\b(echo|include)\s*[:=]\s*(?:false|F)\b")
 TEX = re.compile(r"\\[A-Za-z]+|[_^]")
 
 
@@ -79,12 +84,19 @@ def frozen(path: Path, roots: list[Path], notes: PostNotes) -> str | None:
 
 
 def cells(text: Text, notes: PostNotes) -> None:
-    """Executable cells (Quarto's, R Markdown's ```` ```{r, echo=FALSE} ````) as code."""
+    """Executable cells (Quarto's, R Markdown's ```` ```{r, echo=FALSE} ````) as code, as
+    the old page showed it: without its ``#|`` option lines, and not at all when its
+    options hid the code (``echo: false``, ``include: false``)."""
 
     def cell(match: Match[str], line: int) -> str:
-        indent, ticks, lang = match.group(1), match.group(2), match.group(3)
+        indent, ticks, lang, inline, options, code = match.groups()
+        hidden = HIDDEN.search(inline + "\n" + options)
+        if hidden:
+            why = f"{hidden.group(1).lower()}: false"
+            notes.add(line, f"executable {{{lang}}} cell hidden on the old page ({why}): left out")
+            return ""
         notes.add(line, f"executable {{{lang}}} cell kept as code; its output is not included")
-        return f"{indent}{ticks}{lang}"
+        return f"{indent}{ticks}{lang}\n{code}{indent}{ticks}"
 
     text.sub(CELL, cell)
 
