@@ -21,6 +21,7 @@ from site_builder.importer import divs, dollars, markup
 from site_builder.importer.common import PostContext, comment_out
 from site_builder.importer.report import PostNotes
 from site_builder.importer.text import Text
+from site_builder.markdown.theorems import THEOREM_KINDS
 
 # An executable cell, its options (``{r, echo=FALSE}`` or ``#| echo: false`` lines) and code.
 CELL = re.compile(
@@ -105,8 +106,20 @@ def cells(text: Text, notes: PostNotes) -> None:
 CODE_ATTRIBUTES = re.compile(r"(?m)^([ \t]*`{3,})\{\.([\w+-]+)[^}\n]*\}[ \t]*$")
 
 
+# ``::: {#thm-}``: a theorem with no label of its own, numbered like the rest; Quarto
+# gave every one the id ``thm-``, which here must name one theorem.
+EMPTY_LABEL = re.compile(r"(\{[^}\n]*#(?:" + "|".join(THEOREM_KINDS) + r")-)(?=[\s}])")
+
+
+def unnamed_theorems(text: Text) -> None:
+    """Each ``#thm-`` with no name gets one of its own (``#thm-unnamed-1``...)."""
+    count = iter(range(1, 10**6))
+    text.sub(EMPTY_LABEL, lambda m, _l: f"{m.group(1)}unnamed-{next(count)}")
+
+
 def convert(text: Text, ctx: PostContext) -> None:
     cells(text, ctx.notes)
+    unnamed_theorems(text)
     text.sub(CODE_ATTRIBUTES, lambda m, _l: m.group(1) + m.group(2))
     divs.figure_images(text)
     markup.mask_code(text)
