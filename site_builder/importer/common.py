@@ -149,10 +149,15 @@ def _is_local(src: str) -> bool:
 
 
 def check_citations(text: Text, ctx: PostContext) -> None:
-    """A key the bibliography lacks would stop the build: show it as text and report it."""
+    """A key the bibliography lacks would stop the build: show it as text and report it.
+    Brackets around references to the post's own labels (Quarto's ``[@eq-energy]``) go:
+    each is a reference."""
+    labels = defined_ids(text.text)
 
     def citation(match: Match[str], line: int) -> str:
         keys = CITE_KEY.findall(match.group(1))
+        if keys and all(k in labels for k in keys):
+            return "; ".join("@" + k for k in keys)
         missing = [k for k in keys if ctx.bib_keys is None or k not in ctx.bib_keys]
         if not missing:
             return match.group(0)

@@ -117,9 +117,15 @@ def unnamed_theorems(text: Text) -> None:
     text.sub(EMPTY_LABEL, lambda m, _l: f"{m.group(1)}unnamed-{next(count)}")
 
 
+# pandoc-crossref's labels and references (``{#fig:loss}``, ``@fig:loss``), which Quarto
+# spells ``#fig-loss`` and ``@fig-loss``: in its spelling they number and link here too.
+CROSSREF_LABEL = re.compile(r"([{\s]#|(?<![\w@])@)(fig|tbl|eq|sec|thm|lem|cor|def):(?=[\w])")
+
+
 def convert(text: Text, ctx: PostContext) -> None:
     cells(text, ctx.notes)
     unnamed_theorems(text)
+    text.sub(CROSSREF_LABEL, lambda m, _l: f"{m.group(1)}{m.group(2)}-")
     text.sub(CODE_ATTRIBUTES, lambda m, _l: m.group(1) + m.group(2))
     divs.figure_images(text)
     markup.mask_code(text)
