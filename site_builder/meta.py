@@ -82,7 +82,7 @@ def post_meta(config: SiteConfig, post: Post) -> PageMeta:
     """Meta for a post: an OpenGraph article plus a schema.org ``BlogPosting``."""
     source = post.source
     title = title_text(source.title)
-    description = source.description or config.description
+    description = title_text(source.description or "") or config.description
     modified = post_updated(post)
     url = post.url
     ld = {

@@ -73,7 +73,7 @@ def make_environment(
     env.filters["title_html"] = lambda title: markupsafe.Markup(titles.title_html(title, macros))
     env.filters["title_text"] = titles.title_text
     # True if any of the posts (None ones aside) has math in its title: load the math font.
-    env.filters["title_math"] = lambda posts: any(p and titles.has_math(p.title) for p in posts)
+    env.filters["title_math"] = lambda posts: any(p and _heads_with_math(p) for p in posts)
     return env
 
 
@@ -189,7 +189,12 @@ def render_source_page(
     meta = (
         post_meta(config, post)
         if kind.dated
-        else page_meta(config, post.path, titles.title_text(post.title), post.source.description)
+        else page_meta(
+            config,
+            post.path,
+            titles.title_text(post.title),
+            titles.title_text(post.source.description or ""),
+        )
     )
     return render_template(
         env,
@@ -228,7 +233,7 @@ def _home(env: jinja2.Environment, site: Site, routes: Routes, home: Post | None
     the recent posts."""
     meta = home_meta(site.config)
     if home is not None and home.source.description:
-        meta = dataclasses.replace(meta, description=home.source.description)
+        meta = dataclasses.replace(meta, description=titles.title_text(home.source.description))
     papers: tuple[Publication, ...] = ()
     if site.publications:  # only a site with publications imports them
         from site_builder.publications import selected
@@ -312,3 +317,10 @@ def render_feed(site: Site, env: jinja2.Environment, newest: list[Post]) -> str:
         updated=feeds.newest_update(site.posts),
         entry_html=feeds.entry_html,
     )
+
+
+def _heads_with_math(post: Any) -> bool:
+    """A post's title or dek holds a formula (a neighbour link shows its title alone)."""
+    source = getattr(post, "source", None)
+    dek = getattr(source, "description", None) or ""
+    return titles.has_math(post.title) or titles.has_math(dek)

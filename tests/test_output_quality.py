@@ -79,6 +79,19 @@ def test_math_in_a_title_is_mathml_where_html_goes_and_text_elsewhere(kitchen: P
     assert {ord("\u039b"), ord("\u221a")} <= set(font.getBestCmap()), "the title's in the subset"
 
 
+def test_math_in_a_description_is_mathml_in_the_dek_and_text_in_metadata(kitchen: Path) -> None:
+    """``description: Why $\\sqrt{d_k}$ & not $d$.``: the dek showed the dollars and TeX
+    (Quarto and Jekyll themes typeset it), and the metadata held them."""
+    page = (kitchen / "posts/bundle/index.html").read_text(encoding="utf-8")
+    dek = re.search(r'<p class="post-dek">(.*?)</p>', page, re.DOTALL)
+    assert dek is not None and dek.group(1).startswith("Why <math ") and "$" not in dek.group(1)
+    assert "&amp; not <math" in dek.group(1)
+    assert '<meta name="description" content="Why \\sqrt{d_k} &amp; not d.">' in page
+    listing = (kitchen / "index.html").read_text(encoding="utf-8")
+    item = re.search(r'<p class="post-item-dek">Why <math .*?</p>', listing, re.DOTALL)
+    assert item is not None and "$" not in item.group(0)
+
+
 def _build_in_subprocess(site: Path, out: Path, env_overrides: dict[str, str]) -> None:
     env = {**os.environ, **env_overrides}
     subprocess.run(

@@ -279,10 +279,10 @@ class Session:
         return self.job_of[_id(post.source)].render_key
 
     def _math_chars(self) -> frozenset[str]:
-        """Every character the math font draws: the posts' formulas and their titles'."""
-        in_titles = titles.math_chars(
-            (j.route.source.title for j in self.jobs), self.config.math_macros
-        )
+        """Every character the math font draws: the posts' formulas, their titles' and their
+        deks' (a description may hold a formula too)."""
+        shown = ((j.route.source.title, j.route.source.description or "") for j in self.jobs)
+        in_titles = titles.math_chars((t for pair in shown for t in pair), self.config.math_macros)
         return frozenset("".join(s.math_chars for s in self.summaries.values()) + in_titles)
 
     def save(self, loaded: content.LoadedContent, output: Output, rendered: int) -> None:
