@@ -325,8 +325,10 @@ def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
     # MathJax typesets a bare environment as display math even inside a paragraph ("the
     # data\n\\begin{align}...\\end{align}\nwhere"): on lines of its own, it is one here too.
     def bare(match: Match[str], _line: int) -> str:
-        if text.text[: match.start()].rstrip().endswith("$"):
-            return match.group(0)  # ``$\begin{bmatrix}...\n $``: MathJax's spaced formula
+        before = text.text[: match.start()]
+        paragraph = before[before.rfind("\n\n") + 1 :]
+        if len(re.findall(r"(?<!\\)\$", paragraph)) % 2:
+            return match.group(0)  # ``$ P = \n\\begin{pmatrix}...$``: a spaced formula's
         return _display_here(match.group(0))
 
     text.sub(BARE_ENV, bare)
