@@ -399,6 +399,20 @@ def test_site_macros_in_mathjaxs_list_form_with_an_optional_argument() -> None:
     assert "[body, arguments, default]" in str(math_macros({"macros": {"g": ["x", "2"]}}))
 
 
+def test_what_mathjax_took_and_math_core_refused() -> None:
+    """From a blind set: ``\\color\\red{x}`` (a colour's name as a command token), a
+    dollar sign left in a formula (``\\mu = $60K`` on a site whose math was ``$$`` only),
+    and an apostrophe in a tag (``\\tag{Jensen's inequality}``)."""
+    red, _ = render_formula("\\color\\red{x} + y", False)
+    assert 'style="color:#FF0000;"' in red
+    dollar, _ = render_formula("\\mu = $60K \\text{ or } \\text{costs $5}", False)
+    assert texts(dollar, "mi")[1] == "$" and "costs\N{NO-BREAK SPACE}$5" in texts(dollar, "mtext")
+    tagged, _ = render_formula(
+        "\\begin{align} a &= b \\tag{Jensen's inequality} \\end{align}", True
+    )
+    assert any("Jensen" in t for t in texts(tagged, "mtext"))
+
+
 def test_a_tag_holding_math_inline_or_from_a_macro() -> None:
     """``\\qed`` defined site-wide as ``\\tag*{$\\square$}`` (a proof's end): inline it
     stopped on math-core's "Expected non-special ASCII characters in string literal", and

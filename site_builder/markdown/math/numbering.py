@@ -28,7 +28,7 @@ _LABEL = re.compile(r"\\label\s*\{([^{}]*)\}")
 _TAG = re.compile(r"\\tag(\*?)\s*\{([^{}]*)\}")
 _NOTAG = re.compile(r"\\(?:notag|nonumber)(?![A-Za-z])")
 # What math-core takes as a tag; anything else (``\tag{$\star$}``) is set as math in its place.
-_PLAIN_TAG = re.compile(r"[A-Za-z0-9 .,:;*'+/()-]*")
+_PLAIN_TAG = re.compile(r"[A-Za-z0-9 .,:;*+/()-]*")  # no "'": math-core refuses it
 PLACEHOLDER = "sbtag{}"
 LABEL = "sbid{}"
 

@@ -136,6 +136,12 @@ _SCRIPT_SWITCH = re.compile(
     r"([_^])\s*\\(rm|bf|it|sf|tt|cal)\s*([A-Za-z0-9]|\\[A-Za-z]+|\{[^{}]*\})"
 )
 _ANGLE = re.compile(r"\\(left|right|middle)\s*([<>])")
+# ``\color\red{x}``: MathJax takes a colour's name as one token, a command's name too.
+_COLOR_TOKEN = re.compile(r"\\(color|textcolor)\s*\\([A-Za-z]+)")
+# A ``$`` left in a formula once ``\text{... $x$ ...}`` is read: a dollar sign, as MathJax
+# shows it (``\mu = $60K`` where the site's math was ``$$`` only).
+_DOLLAR = re.compile(r"(?<!\\)((?:\\\\)*)\$")
+_TAG_OPEN = re.compile(r"\\tag\*?\s*\{")
 _HEX = re.compile(r"\\(color|textcolor)\s*\{\s*#([0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})\s*\}(\s*\{)?")
 _STARRED = frozenset({"operatorname", "tag", "DeclareMathOperator", "newcommand", "renewcommand",
                       "providecommand"})  # fmt: skip
@@ -207,6 +213,7 @@ def rewrite_common(source: Source, display: bool = False) -> None:
     source.sub(_SMASH, lambda m: "")
     source.sub(_SCRIPT_SWITCH, lambda m: f"{m.group(1)}{{\\{m.group(2)} {m.group(3)}}}")
     source.sub(_ANGLE, lambda m: f"\\{m.group(1)}\\{'langle' if m.group(2) == '<' else 'rangle'} ")
+    source.sub(_COLOR_TOKEN, lambda m: f"\\{m.group(1)}{{{m.group(2)}}}")
     source.sub(_HEX, _hex_colour)
     source.sub(_STAR, lambda m: m.group() if m.group(1) in _STARRED else f"\\{m.group(1)} *")
     source.sub(_SCRIPT_LIMITS, lambda m: f"\\{m.group(2)}{m.group(1)}")  # before mathop_limits
@@ -215,6 +222,8 @@ def rewrite_common(source: Source, display: bool = False) -> None:
     source.edit(groups.array_specs(source.text))
     source.edit(groups.text_underscores(source.text))
     source.edit(groups.math_in_text(source.text))
+    if "$" in source.text:
+        source.edit(_dollar_signs(source.text))
     source.edit(groups.text_switches(source.text))
     source.sub(groups.EQNARRAY, groups.eqnarray)
     source.edit(groups.operator_names(source.text, display))
@@ -250,7 +259,7 @@ _TRIGGER = re.compile(
     r"html[A-Z][a-z]+|class|cssId|style|mskip|mkern|kern|hskip|colorbox|fcolorbox|text[a-z]*|mbox|emph|clap|"
     r"llap|rlap|" + "|".join(sorted(_TRIGGER_NAMES, key=len, reverse=True)) + r")(?![A-Za-z])"
     r"|\\[A-Za-z]+\*|\\[\n\t]|[_^]\s*(?:'|\\(?:no)?limits|\\(?:rm|bf|it|sf|tt|cal)(?![A-Za-z]))"
-    r"|[" + "".join(_UNICODE) + "]"
+    r"|[$" + "".join(_UNICODE) + "]"
 )
 
 
@@ -320,3 +329,14 @@ def _renamed_environment(match: re.Match[str]) -> str:
     if name == "smallmatrix":  # a matrix in script style, as amsmath sets it
         return "{\\scriptstyle\\begin{matrix}" if begin == "begin" else "\\end{matrix}}"
     return f"\\{begin}{{align{star}}}"  # alignat's column count goes: align finds the columns
+
+
+def _dollar_signs(text: str) -> list[Edit]:
+    """Each ``$`` left in a formula as a dollar sign (``\\$``), but in a ``\\tag{$\\star$}``,
+    which numbering sets as math."""
+    tags = [(m.end(), group_end(text, m.end() - 1) or len(text)) for m in _TAG_OPEN.finditer(text)]
+    return [
+        (m.end() - 1, m.end(), "\\$")
+        for m in _DOLLAR.finditer(text)
+        if not any(start <= m.end() - 1 < end for start, end in tags)
+    ]
