@@ -24,7 +24,10 @@ from site_builder.fonts import math_characters
 # and closes after one, not before a digit (``$5 and $10`` is no formula). Tables use it too.
 FORMULA = re.compile(r"(?<![\\$])\$(?=[^\s$])((?:\\.|[^$\\])+?)(?<=[^\s\\])\$(?!\d)")
 _COMMAND = re.compile(r"\\([A-Za-z]+|.)")
-_FONT = re.compile(r"\\(?:math(?:bb|rm|bf|cal|it|sf)|text|operatorname)\{([^{}]*)\}|[{}]")
+_FONT = re.compile(
+    r"\\(?:math(?:bb|rm|bf|cal|it|sf|tt|frak|scr)|text(?:rm|sf|bf|it|tt|up|normal)?"
+    r"|operatorname|boldsymbol|bm)\{([^{}]*)\}|[{}]"
+)
 _SQRT = re.compile(r"\\sqrt\{(\w)\}")
 _GREEK = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota",
           "kappa", "lambda", "mu", "nu", "xi", "pi", "rho", "sigma", "tau", "upsilon", "phi",

@@ -122,3 +122,12 @@ def test_builds_are_byte_identical_across_environments(tmp_path: Path) -> None:
         {"TZ": "America/Los_Angeles", "LC_ALL": "POSIX", "PYTHONHASHSEED": "4242"},
     )
     assert tree_digest(tmp_path / "a") == tree_digest(tmp_path / "b")
+
+
+def test_a_titles_font_commands_are_their_text_where_only_text_fits() -> None:
+    """``Oblivious Transfer ($\\textsf{OT}$)``: the tab, the feed and the metadata showed
+    ``\\textsf{OT}``; a font command's argument is its text there."""
+    from site_builder.titles import title_text
+
+    assert title_text("Transfer ($\\textsf{OT}$) and $\\mathsf{MPC}$") == "Transfer (OT) and MPC"
+    assert title_text("A $\\boldsymbol{x}$ and $\\mathtt{y}$") == "A x and y"
