@@ -197,13 +197,15 @@ def alerts(text: Text, notes: PostNotes) -> None:
 
 
 FIGURE_BLOCK = re.compile(r"(?ms)^([ \t]*:{3,})[ \t]*\{#fig-[^}\n]*\}[ \t]*\n.*?^\1[ \t]*$")
+IMAGE_THEN_TEXT = re.compile(r"(?m)^([ \t]*!\[[^\n]*\)(?:\{[^}\n]*\})?[ \t]*)\n(?=[ \t]*[^\s:])")
 IMG_LINE = re.compile(r"(?im)^[ \t]*<img\b([^>]*?)/?>[ \t]*$")
 _IMG_ATTRIBUTE = re.compile(r"""\b(src|alt|width)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""")
 
 
 def figure_images(text: Text) -> None:
     """``<img src="x.png" width="96%">`` alone on its line in a ``::: {#fig-x}`` block (set
-    in HTML for its width) as the Markdown image the figure needs, its width kept."""
+    in HTML for its width) as the Markdown image the figure needs, its width kept; an
+    image line with text right under it set apart from it."""
 
     def image(match: Match[str]) -> str:
         found = {
@@ -214,4 +216,9 @@ def figure_images(text: Text) -> None:
         width = f'{{width="{found["width"]}"}}' if found.get("width") else ""
         return f"![{found.get('alt', '')}]({found['src']}){width}"
 
-    text.sub(FIGURE_BLOCK, lambda m, _l: IMG_LINE.sub(image, m.group(0)))
+    def block(match: Match[str], _line: int) -> str:
+        # An image with its caption on the next line is one paragraph, where the figure
+        # wants the image alone: Pandoc read the last paragraph as the caption all the same.
+        return IMAGE_THEN_TEXT.sub("\\1\n\n", IMG_LINE.sub(image, match.group(0)))
+
+    text.sub(FIGURE_BLOCK, block)
