@@ -239,6 +239,11 @@ def test_a_notebook_cells_math_as_jupyters_mathjax_read_it(tmp_path: Path) -> No
         "\n",
         "$$ SE = \\sum_i (f(x_i) - y_i)^2,$$\n",
         "and inline $$ a^2 $$ too.\n",
+        "\n",
+        "<table>\n",
+        "  <tr><td>0</td></tr>\n",
+        "  </table>\n",
+        "  The values for $Y$ are bits.\n",
     ]
     path.write_text(json.dumps(notebook))
     site = make_site(tmp_path / "site", ROOT)
@@ -249,6 +254,8 @@ def test_a_notebook_cells_math_as_jupyters_mathjax_read_it(tmp_path: Path) -> No
     assert "$$\n\\begin{pmatrix} a & \\rho \\\\ \\rho & b \\end{pmatrix}\n$$" in first
     # ``$$...$$`` on a line, or inside one: display math for Jupyter and the build alike
     assert "$$ SE = \\sum_i (f(x_i) - y_i)^2,$$\nand inline $$ a^2 $$ too." in first
+    # the text under a closing </table> is no longer the HTML block: its $Y$ is math
+    assert "  </table>\n\n  The values for $Y$ are bits." in first
     build(load_config(site), site / "public", jobs=1, use_cache=False)
     page = (site / "public/posts/jpeg-output/index.html").read_text()
     assert page.count('display="block"') >= 3 and "$$" not in page

@@ -199,6 +199,12 @@ def caption_text(raw: str) -> str:
 
 # Text after the closing tag (``</p>.``, a typo) stays, after the paragraph, as the page showed it.
 _PARAGRAPH = re.compile(r"(?is)^([ \t]*)<p(?:\s[^>]*)?>((?:(?!<p[\s>]).)*?)</p\s*>([^<\n]*)$", re.M)
+# Text on the lines right after a closing ``</table>`` (no blank line between): still the
+# HTML block in CommonMark, so its formulas stayed ``$`` text; set apart, it is Markdown.
+_AFTER_BLOCK = re.compile(
+    r"(?im)^([ \t]*</(?:table|div|ul|ol|dl|figure|blockquote|center)\s*>[ \t]*\n)"
+    r"(?=([ \t]*[^\s<][^\n]*(?:\n[ \t]*[^\s<][^\n]*)*))"
+)
 _DETAILS_BODY = re.compile(r"(?is)(</summary\s*>)(.*?)(</details\s*>)")
 _PLACEHOLDER = re.compile("\x00\\d+\x00")
 # A table cell or list item in raw HTML (anywhere on its line, ``<tr><td>``): its content,
@@ -225,7 +231,8 @@ def open_math_html(text: Text) -> None:
     ``<p>... $x$ ...</p>`` or the body of a ``<details>`` showed its formulas as ``$``
     text. A ``<p>`` holding math becomes a Markdown paragraph; a ``<details>`` body, a
     table cell, a list item, a ``<summary>``, a ``<figcaption>`` or a ``<center>`` or
-    ``<div>`` with no other inside is set off by blank lines, which makes it Markdown.
+    ``<div>`` with no other inside is set off by blank lines, which makes it Markdown, and
+    so are the lines of text right after a closing ``</table>`` (or ``</div>``...).
     A citation (``[@key]``) needs Markdown as much. Run once formulas are masked.
     """
 
@@ -256,6 +263,9 @@ def open_math_html(text: Text) -> None:
         return f"{match.group(1)}{match.group(2)}\n\n{body}\n\n{match.group(5)}"
 
     text.sub(_PARAGRAPH, paragraph)
+    text.sub(
+        _AFTER_BLOCK, lambda m, _l: m.group(1) + "\n" if holds_math(m.group(2)) else m.group(0)
+    )
     text.sub(_DETAILS_BODY, details)
     text.sub(_CELL, cell)
     text.sub(_PHRASE, cell)

@@ -138,6 +138,7 @@ def convert(text: Text, ctx: PostContext) -> None:
     unwrap_layout(text)
     kramdown.html_display(text)
     kramdown.empty_math(text)
+    markup.mask_text_dollars(text, kramdown=True)  # ``$\\text{the $i$th}$``: one formula
     for single in (markup.SINGLE_DOLLAR, markup.SPACED_DOLLAR):  # before $$x$$ becomes $x$
         text.sub(single, lambda m, _l: markup.unescape_markdown(m.group(0)))
     dollars.entity_delimiters(text)

@@ -15,6 +15,7 @@ from re import Match
 from site_builder.importer import dollars
 from site_builder.importer.report import PostNotes
 from site_builder.importer.text import Text
+from site_builder.markdown.math.inline import brace_aware_close
 
 FENCE = re.compile(r"(?ms)^([ \t>]*)(`{3,}|~{3,})([^\n]*)\n(.*?)^[ \t>]*\2[`~]*[ \t]*$")
 INLINE_CODE = re.compile(r"(?<![`\\])(`+)(?!`)([^\n]*?[^`\n])\1(?!`)")
@@ -305,6 +306,25 @@ def _alone(match: Match[str]) -> str:
     return display(re.sub(r"^\s*\\displaystyle\b", "", body)).strip("\n") + "\n"
 
 
+def mask_text_dollars(text: Text, kramdown: bool) -> None:
+    """``$E = \\{\\text{the $i$th flip}\\}$``: MathJax matches braces before it looks for
+    the closing ``$`` (``markdown.math.inline``), so the formula is whole; hidden here,
+    kramdown's escapes undone, before the ``$`` rules would pair its inner dollars."""
+    edits: list[tuple[int, int, str]] = []
+    for match in LONE_DOLLAR.finditer(text.text):
+        if (edits and match.start() < edits[-1][1]) or text.text[
+            match.end() : match.end() + 1
+        ] == "$":
+            continue
+        close = brace_aware_close(text.text, match.start())
+        if close is not None:
+            body = text.text[match.start() : close + 1]
+            edits.append(
+                (match.start(), close + 1, text.hide(unescape_markdown(body) if kramdown else body))
+            )
+    text.splice(edits)
+
+
 def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
     """Hide every formula from the conversions that follow.
 
@@ -314,6 +334,7 @@ def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
     such formulas are trimmed once the well-formed ones are out of the way. A ``$``
     left after all that is a dollar sign, and is escaped so it never opens math.
     """
+    mask_text_dollars(text, kramdown=False)
     # A table's cells are apart (MathJax saw each alone): no formula spans a ``|``.
     text.sub(TABLE, lambda m, _l: re.sub(r"(?<!\\)\|", "\x0b", m.group(0)))
     text.sub(ALONE_INLINE, lambda m, _l: _alone(m))

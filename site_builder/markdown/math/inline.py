@@ -43,7 +43,7 @@ def text_dollars(rule: Rule) -> Rule:
     in braces (math inside ``\\text{}``) is taken whole; any other goes to ``rule``."""
 
     def parse(state: StateInline, silent: bool) -> bool:
-        close = _brace_aware_close(state.src, state.pos)
+        close = brace_aware_close(state.src, state.pos)
         if close is None:
             return rule(state, silent)
         if not silent:
@@ -60,7 +60,7 @@ _TEXT_COMMAND = re.compile(r"\\(?:text[a-z]*|mbox|hbox)\s*$")
 _TEXT_COMMAND_ANYWHERE = re.compile(r"\\(?:text[a-z]*|mbox|hbox)\s*\{")
 
 
-def _brace_aware_close(src: str, start: int) -> int | None:
+def brace_aware_close(src: str, start: int) -> int | None:
     """The closing ``$`` of a single-``$`` formula at ``start`` whose ``\\text{}`` groups
     hold a ``$`` before it (None when none do: dollarmath's rule reads it the same, and a
     ``$`` in any other group is an error dollarmath's reading reports better)."""
