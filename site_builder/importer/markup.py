@@ -256,6 +256,13 @@ SPACED_DOLLAR = re.compile(
 SPACE_BEFORE_CLOSE = re.compile(
     r"(?<![\\$A-Za-z0-9])\$(?=[^\s\d$\x00])([^$\n\x00\x0b]{1,60}?)[ \t]+\$(?![A-Za-z0-9$])"
 )
+# ``初始化$ n $个``: spaces inside, a CJK character against the outside of either ``$``
+# (Chinese sets no space around a formula; a price starts with a digit).
+_CJK = r"\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef"
+CJK_SPACED = re.compile(
+    rf"(?:(?<=[{_CJK}])\$[ \t]*(?=[^\s\d$\x00])([^$\n\x00\x0b{_CJK}]{{1,60}}?)[ \t]*\$(?!\$)"
+    rf"|(?<![\\$])\$[ \t]*(?=[^\s\d$\x00])([^$\n\x00\x0b{_CJK}]{{1,60}}?)[ \t]*\$(?=[{_CJK}]))"
+)
 # kramdown read ``$...$`` as Markdown: ``\\{`` reached MathJax as ``\{``, ``\[`` as ``[``.
 MARKDOWN_ESCAPE = re.compile(r"\\\\\\\\|\\\\([{}|,;:!])|\\([_*[\]])")
 
@@ -335,6 +342,9 @@ def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
     left after all that is a dollar sign, and is escaped so it never opens math.
     """
     mask_text_dollars(text, kramdown=False)
+    if mathjax:  # before any pairing: its closing ``$`` would open the next formula
+        spaced = lambda m, _l: text.hide("$" + (m.group(1) or m.group(2)).strip() + "$")  # noqa: E731
+        text.sub(CJK_SPACED, spaced)
     # A table's cells are apart (MathJax saw each alone): no formula spans a ``|``.
     text.sub(TABLE, lambda m, _l: re.sub(r"(?<!\\)\|", "\x0b", m.group(0)))
     text.sub(ALONE_INLINE, lambda m, _l: _alone(m))
