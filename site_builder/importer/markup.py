@@ -198,7 +198,7 @@ def normalise_math(text: Text, notes: PostNotes, kramdown: bool, backslash: bool
             return _display_here(body, match.group(2) or "")
         if NESTED_DOLLAR.search(body):  # ``\text{if $m = 2$}``: only ``$$`` can hold it
             return text.hide("$$" + " ".join(tidy_formula(body).split()) + "$$")
-        return "$" + " ".join(body.split()) + "$"
+        return text.hide("$" + " ".join(tidy_formula(body).split()) + "$")  # paired: never again
 
     def unclosed(match: Match[str], line: int) -> str:
         before = len(DOLLARS.findall(text.text, 0, match.start()))
