@@ -5,7 +5,10 @@
 - ``{% include_code [title] [lang:x] path %}`` is the file Hexo inlined from
   ``source/downloads/code/`` (its ``code_dir``), as a fenced block;
 - ``{% asset_img name [title] %}`` is an image in the post's asset folder
-  (``source/_posts/<post>/name``).
+  (``source/_posts/<post>/name``);
+- NexT's ``{% note info [title] %}...{% endnote %}`` is a callout, ``{% blockquote
+  author, source %}`` a quotation with its attribution, ``{% post_link slug [text] %}``
+  and ``{% link text url %}`` links, ``{% youtube id %}`` a link to the video.
 
 A tag whose file is missing is left to the report, as any other Liquid tag.
 """
@@ -27,6 +30,17 @@ CODEBLOCK = re.compile(
 )
 INCLUDE_CODE = re.compile(r"\{%-?\s*include_code\b([^%]*?)-?%\}")
 ASSET_IMG = re.compile(r"\{%-?\s*asset_img\b([^%]*?)-?%\}")
+# NexT's ``{% note info %}`` (the most used Hexo theme), Hexo's own quotes, links, video.
+NOTE = re.compile(r"(?s)\{%-?\s*note\b([^%]*?)-?%\}[ \t]*\n?(.*?)\{%-?\s*endnote\s*-?%\}")
+QUOTE = re.compile(
+    r"(?s)\{%-?\s*(blockquote|pullquote)\b([^%]*?)-?%\}[ \t]*\n?(.*?)"
+    r"\{%-?\s*end(?:blockquote|pullquote)\s*-?%\}"
+)
+POST_LINK = re.compile(r"\{%-?\s*post_link\s+([^%]*?)-?%\}")
+LINK = re.compile(r"\{%-?\s*link\s+([^%]*?)-?%\}")
+VIDEO = re.compile(r"\{%-?\s*(youtube|vimeo|iframe)\s+([^\s%]+)[^%]*-?%\}")
+_NOTE_KINDS = {"success": "tip", "warning": "warning", "danger": "caution"}  # the rest: notes
+_VIDEO_URL = {"youtube": "https://www.youtube.com/watch?v={}", "vimeo": "https://vimeo.com/{}"}
 
 
 def _words(raw: str) -> list[str]:
@@ -73,6 +87,49 @@ def convert(text: Text, notes: PostNotes, post: Path, root: Path) -> None:
         title = " ".join(w for w in words[words.index(names[0]) + 1 :] if not w.isdigit())
         return f"![{title}]({post.stem}/{names[0]})"
 
+    def note(match: Match[str], _line: int) -> str:
+        words = [w for w in _words(match.group(1)) if w != "no-icon"]
+        kind = _NOTE_KINDS.get(words[0], "note") if words else "note"
+        title = " ".join(words[1:]).replace('"', "'")
+        head = f'::: {{.callout-{kind} title="{title}"}}' if title else f"::: {{.callout-{kind}}}"
+        return f"\n\n{head}\n{match.group(2).strip()}\n:::\n\n"
+
+    def quote(match: Match[str], _line: int) -> str:
+        body = "\n".join(
+            "> " + line if line.strip() else ">" for line in match.group(3).strip().split("\n")
+        )
+        words = [w for w in _words(match.group(2)) if not w.startswith("class:")]
+        source = " ".join(w for w in words if not w.startswith("http"))
+        return (
+            f"\n\n{body}\n>\n> — {source}\n\n"
+            if source and match.group(1) == "blockquote"
+            else f"\n\n{body}\n\n"
+        )
+
+    def post_link(match: Match[str], _line: int) -> str:
+        words = [w for w in _words(match.group(1)) if w not in ("true", "false")]
+        if not words:
+            return match.group(0)
+        slug = words[0].rsplit("/", 1)[-1].removesuffix(".md")
+        return f"[{' '.join(words[1:]) or slug}]({jekyll._post_link(slug)})"
+
+    def link(match: Match[str], _line: int) -> str:
+        words = _words(match.group(1))
+        url = next((w for w in words if re.match(r"https?://|/", w)), None)
+        if url is None:
+            return match.group(0)
+        return f"[{' '.join(words[: words.index(url)]) or url}]({url})"
+
+    def video(match: Match[str], line: int) -> str:
+        name, ident = match.group(1), match.group(2).strip("\"'")
+        notes.add(line, f"{name} video embedded as a link")
+        return f"<{_VIDEO_URL.get(name, '{}').format(ident)}>"
+
+    text.sub(NOTE, note)
+    text.sub(QUOTE, quote)
+    text.sub(POST_LINK, post_link)
+    text.sub(LINK, link)
+    text.sub(VIDEO, video)
     text.sub(CODEBLOCK, codeblock)
     text.sub(INCLUDE_CODE, include_code)
     text.sub(ASSET_IMG, asset_img)
