@@ -20,7 +20,7 @@ from typing import Any
 
 import yaml
 
-from site_builder.importer import dollars, kramdown, markup, tufte
+from site_builder.importer import dollars, katex_tags, kramdown, markup, tufte
 from site_builder.importer.assets import untemplate
 from site_builder.importer.common import PostContext, comment_out
 from site_builder.importer.frontmatter import JEKYLL_NAME, padded_day
@@ -103,6 +103,7 @@ def convert(text: Text, ctx: PostContext) -> None:
     text.sub(IMG_TAG, lambda m, _l: _img_tag(m.group(1)) or m.group(0))
     markup.mask_code(text)
     tufte.convert(text, ctx)
+    katex_tags.convert(text)
     text.sub(COMMENT, lambda m, _l: text.hide(comment_out(m.group(1).strip())))
     captured: dict[str, str] = {}
 
