@@ -212,9 +212,10 @@ _PLACEHOLDER = re.compile("\x00\\d+\x00")
 _CELL = re.compile(
     r"(?ims)(^[ \t]*|)(<(td|th|li|dd|dt)\b[^>]*>)((?:(?!<\3[\s>]|</\3\s*>).)*?)(</\3\s*>)"
 )
-# A block element with no other of its kind inside (``<center>``, a ``<div>`` a theme styled).
+# A block element with no other of its kind inside (``<center>``, a ``<div>`` a theme styled),
+# at the start of its line or after the tags that open it (``<div class="box"><div>``).
 _CONTAINER = re.compile(
-    r"(?ims)^([ \t]*)(<(center|div|blockquote|section|article)\b[^>]*>)"
+    r"(?ims)(^[ \t]*|(?<=>))(<(center|div|blockquote|section|article)\b[^>]*>)"
     r"((?:(?!<\3[\s>]|</\3\s*>).)*?)(</\3\s*>)"
 )
 # A caption (a figure's or a table's) or a ``<details>`` summary, wherever its tag is.
