@@ -329,7 +329,8 @@ def test_a_post_named_in_chinese_keeps_its_name_as_title_and_a_pinyin_slug(tmp_p
 def test_a_zola_sites_shortcodes_become_math_figures_and_images(tmp_path: Path) -> None:
     """Zola was read as Hugo: ``{% m() %}...{% end %}`` and ``{% math() %}`` became HTML
     comments around TeX read as Markdown, and ``{% cap() %}`` captions lost their figure.
-    What each template does decides what its uses become."""
+    What each template does decides what its uses become. ``[taxonomies]`` tags were lost
+    and ``@/ml/other.md`` links left broken."""
     old = tmp_path / "old"
     (old / "templates/shortcodes").mkdir(parents=True)
     (old / "content/ml/post").mkdir(parents=True)
@@ -343,9 +344,11 @@ def test_a_zola_sites_shortcodes_become_math_figures_and_images(tmp_path: Path) 
     ):
         (old / "templates/shortcodes" / f"{name}.html").write_text(template)
     (old / "content/ml/post/flow.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (old / "content/ml/other.md").write_text('+++\ntitle = "Other"\ndate = 2025-06-01\n+++\nO.\n')
     (old / "content/ml/post/index.md").write_text(
-        '+++\ntitle = "Zola math"\ndate = 2025-07-01\n+++\n'
-        "The loss {% m() %}\\mathcal{L}_{\\text{VAE}}{% end %} is minimised:\n\n"
+        '+++\ntitle = "Zola math"\ndate = 2025-07-01\n[taxonomies]\ntags = ["vae", "flows"]\n+++\n'
+        "As [before](@/ml/other.md#end), the loss "
+        "{% m() %}\\mathcal{L}_{\\text{VAE}}{% end %} is minimised:\n\n"
         "{% math() %}\n\\mathcal{L} = \\mathbb{E}_{q_\\phi(z)}[\\log p(x_i)]\n{% end %}\n\n"
         '{{ img(src="flow.png", alt="flow") }}\n'
         "{% cap() %}Flow from $x_0$ to $x_1$.{% end %}\n\n"
@@ -355,10 +358,13 @@ def test_a_zola_sites_shortcodes_become_math_figures_and_images(tmp_path: Path) 
     into = tmp_path / "site/content/posts"
     report = import_posts(old, into)
     assert [str(n) for n in report.notes] == [
-        "old/content/ml/post/index.md:14: Zola shortcode note not converted: its body kept"
+        "old/content/ml/post/index.md:16: Zola shortcode note not converted: its body kept"
     ]
     written = (into / "post/index.md").read_text()
-    assert "The loss $\\mathcal{L}_{\\text{VAE}}$ is minimised:" in written
+    assert (
+        "As [before](../other/#end), the loss $\\mathcal{L}_{\\text{VAE}}$ is minimised:" in written
+    )
+    assert "\ntags:\n- vae\n- flows\n" in written  # Zola's [taxonomies]
     assert "$$\n\\mathcal{L} = \\mathbb{E}_{q_\\phi(z)}[\\log p(x_i)]\n$$" in written
     assert "![Flow from $x_0$ to $x_1$.](flow.png)" in written and "Kept." in written
 

@@ -152,6 +152,9 @@ def map_front_matter(
             out["description"] = " ".join(plain.split())
             break
     tags = _words(meta.get("tags")) + _words(meta.get("categories"))
+    taxonomies = meta.get("taxonomies")  # Zola's ``[taxonomies] tags = [...]``
+    if isinstance(taxonomies, dict):
+        tags += _words(taxonomies.get("tags")) + _words(taxonomies.get("categories"))
     if tags:
         seen: dict[str, str] = {}
         for tag in tags:  # 'Software Design' and 'software-design' would share a page
