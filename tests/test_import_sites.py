@@ -412,3 +412,18 @@ def test_hexo_code_and_image_tags(tmp_path: Path) -> None:
     assert '```python filename="heap.py"\nx = {{ 1 }}\n```' in written
     assert '```cpp filename="skew"\nstruct Heap {};\n```' in written
     assert "![The tree](heap/tree.png)" in written and (into / "heap/heap/tree.png").is_file()
+
+
+def test_a_quarto_site_of_markdown_pages(tmp_path: Path) -> None:
+    """A Quarto project whose notes are ``.md`` files (Quarto renders them as it does
+    ``.qmd``): "no quarto posts found", as only an ``index.md`` was taken. A ``.md`` beside
+    a ``.qmd`` of its name is still left to the ``.qmd``."""
+    old = tmp_path / "old"
+    (old / "docs/methods").mkdir(parents=True)
+    (old / "_quarto.yml").write_text("project:\n  type: website\n")
+    (old / "docs/methods/gd.md").write_text("---\ntitle: GD\n---\n\n$x_{k+1} = x_k$\n")
+    (old / "docs/methods/sgd.qmd").write_text("---\ntitle: SGD\n---\n\nNoisy $g$.\n")
+    (old / "docs/methods/sgd.md").write_text("---\ntitle: SGD render\n---\n\nRendered.\n")
+    into = tmp_path / "site/content/posts"
+    report = import_posts(old, into)
+    assert sorted(p.source.name for p in report.posts) == ["gd.md", "sgd.qmd"]

@@ -89,13 +89,14 @@ def find_posts(source: Path, fmt: str) -> tuple[list[Path], list[Path]]:
         pages = [p for p in _walk(content, MARKDOWN + R_MARKDOWN) if p.stem != "_index"]
         files = [p for p in pages if p.parent != content] or pages
         return sorted(files), [source / "static", content, source, source / "assets"]
-    # Quarto renders .md pages too; a post folder holds one or the other.
+    # Quarto renders .md pages too (a site of notes may hold nothing else); a .md beside a
+    # .qmd of its name is that one's render, or its twin.
     files = [
         p
         for p in _walk(source, (".qmd", ".md", *R_MARKDOWN))
         if not p.name.startswith("_")
         and p.parent != source
-        and (p.suffix != ".md" or p.name == "index.md")
+        and (p.suffix != ".md" or not p.with_suffix(".qmd").exists())
     ] or _walk(source, (".qmd",))
     return sorted(files), [source]
 
