@@ -459,3 +459,21 @@ def test_a_math_configuration_in_a_posts_own_script(tmp_path: Path) -> None:
     written = (site / "content/posts/p.md").read_text()
     assert "<script" not in written
     assert "math:\n  macros:\n    RR: \\mathbb{R}\n    bvec: \\mathbf{#1}\n" in written
+
+
+def test_a_key_given_twice_in_one_object_is_the_last(tmp_path: Path) -> None:
+    """``const macros = {"\\\\d": "\\\\mathrm{d}", "\\\\d": "\\\\,d"}``: JavaScript keeps the last
+    value; the import kept the first and reported the second as a redefinition."""
+    old = tmp_path / "old"
+    (old / "_includes").mkdir(parents=True)
+    (old / "_posts").mkdir()
+    (old / "_includes" / "katex.html").write_text(
+        '<script>\nconst macros = {\n  "\\\\d": "\\\\mathrm{d}",\n  "\\\\d": "\\\\,d",\n'
+        '  "\\\\<": "\\\\langle"\n};\nrenderMathInElement(document.body, {macros: macros});\n'
+        "</script>\n"
+    )
+    (old / "_posts" / "2020-01-01-a.md").write_text("---\ntitle: A\n---\n\n$\\int f \\d x$\n")
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content" / "posts")
+    macros = yaml.safe_load((site / "site.yaml").read_text())["math"]["macros"]
+    assert macros == {"d": "\\,d", "<": "\\langle"} and [str(n) for n in report.notes] == []

@@ -214,7 +214,9 @@ def _from_text(text: str, macros: SiteMacros, shown: Path) -> None:
     for script in SCRIPT.finditer(text) if "<script" in text.lower() else [text]:
         body = script.group(1) if isinstance(script, re.Match) else script
         start = script.start(1) if isinstance(script, re.Match) else 0
-        for entry in jsobject.find(body):
+        entries = jsobject.find(body)
+        last = {entry.name: entry for entry in entries}  # a key given twice: JavaScript's last
+        for entry in (e for e in entries if last[e.name] is e):
             where = Note(shown, text.count("\n", 0, start + entry.offset) + 1, "")
             nargs = entry.nargs if entry.nargs else None
             macros.add(entry.name, entry.body, nargs, where, entry.problem, entry.default)
