@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import textwrap
 
+from site_builder.importer import div_blocks
 from site_builder.importer.divs import callout_kind
 from site_builder.importer.text import Text
 
@@ -263,6 +264,7 @@ def open_math_html(text: Text) -> None:
         # The closing tag at the margin: indented by four after a blank line, it is code.
         return f"{match.group(1)}{match.group(2)}\n\n{body}\n\n{match.group(5)}"
 
+    div_blocks.open_boxes(text, holds_math)
     text.sub(_PARAGRAPH, paragraph)
     text.sub(
         _AFTER_BLOCK, lambda m, _l: m.group(1) + "\n" if holds_math(m.group(2)) else m.group(0)
