@@ -146,7 +146,8 @@ def boxes(text: Text) -> None:
 _INLINE_TAGS = "span|em|strong|b|i|u|a|code|sub|sup|ins|del|mark|small|abbr|font"
 _BREAK_LINE = re.compile(
     r"(?im)^([ \t]*(?:<(?:br|hr)\s*/?>|</br\s*>|<p\b[^>]*>(?:(?!</?p[\s>]).)*</p\s*>"
-    r"|</(?:blockquote|div|center|details|figure|table|ul|ol|dl|section|aside|article)\s*>)"
+    r"|</(?:blockquote|div|center|details|figure|table|ul|ol|dl|section|aside|article)\s*>"
+    r"|<(?:div|span|a|p|section)\b[^<>]*></(?:div|span|a|p|section)\s*>)"
     r"[ \t]*)\n"
     r"(?=[ \t]*(?:[^\s<]|<(?:" + _INLINE_TAGS + r")\b))"
 )
@@ -168,13 +169,21 @@ _IMAGE_LINE = re.compile(
 _FENCE_UNDER_HTML = re.compile(r"(?m)^([ \t]*<[^\n]*)\n(?=[ \t]*:{3,})")
 
 
+# ``<div id="obs:score" />``: an anchor written self-closed, which HTML does not allow (a
+# browser opens a div) and CommonMark reads as the start of a block that swallows the
+# paragraph under it; kramdown closed it and rendered that paragraph.
+SELF_CLOSED = re.compile(r"(?im)^([ \t]*)<(div|span|a|p|section)\b([^<>]*?)\s*/>[ \t]*$")
+
+
 def break_lines(text: Text) -> None:
     """A line holding only ``<br>`` (or ``</br>``, which browsers read as one), a whole
     ``<p>...</p>`` (a ``<p></p>`` spacer) or the closing tag of a block (``</blockquote>``)
     is part of an HTML block that swallows the paragraph under it (kramdown rendered that
     paragraph): a blank line after it lets it render; so does a ``:::`` fence under a line
     of HTML. A line holding only ``<span ...>`` or ``<img ...>`` (for kramdown the start
-    of a paragraph) joins the line under it, which makes the two a paragraph here too."""
+    of a paragraph) joins the line under it, which makes the two a paragraph here too. A
+    self-closed anchor (``<div id="x" />``) is closed, and stands apart as well."""
+    text.sub(SELF_CLOSED, lambda m, _l: f"{m.group(1)}<{m.group(2)}{m.group(3)}></{m.group(2)}>")
     text.sub(_BREAK_LINE, lambda m, _l: m.group(1) + "\n\n")
     text.sub(_FENCE_UNDER_HTML, lambda m, _l: m.group(1) + "\n\n")
     text.sub(_INLINE_OPEN, lambda m, _l: m.group(1))
