@@ -97,6 +97,10 @@ def unwrap_unknown_divs(text: Text, notes: PostNotes) -> None:
                         notes.add(
                             origin, "::: {.hidden} block: its text was left out, as Quarto hid it"
                         )
+            else:  # closes nothing: Pandoc showed it as a stray ":::"
+                drop.add(index)
+                origin = text.origin[index] if index < len(text.origin) else None
+                notes.add(origin, "a ::: that closes no block was left out")
             continue
         braced = params.startswith("{") and params.endswith("}")
         zenn = ZENN.match(params)

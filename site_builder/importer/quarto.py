@@ -122,9 +122,16 @@ def unnamed_theorems(text: Text) -> None:
 CROSSREF_LABEL = re.compile(r"([{\s]#|(?<![\w@])@)(fig|tbl|eq|sec|thm|lem|cor|def):(?=[\w])")
 
 
+# ``![Naive](x.svg){#fig-naive}`` on a line of its own inside a paragraph: a figure for its
+# author (it has a label, a reference may name it), an inline image for Pandoc. Set apart,
+# it is the figure its label says; the build stops on a figure image beside text.
+FIGURE_LINE = re.compile(r"(?m)^([ \t]*!\[[^\n]*\]\([^)\n]*\)\{[^}\n]*#fig-[^}\n]*\}[ \t]*)$")
+
+
 def convert(text: Text, ctx: PostContext) -> None:
     cells(text, ctx.notes)
     unnamed_theorems(text)
+    text.sub(FIGURE_LINE, lambda m, _l: f"\n{m.group(1)}\n")
     text.sub(CROSSREF_LABEL, lambda m, _l: f"{m.group(1)}{m.group(2)}-")
     text.sub(CODE_ATTRIBUTES, lambda m, _l: m.group(1) + m.group(2))
     divs.figure_images(text)
