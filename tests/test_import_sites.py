@@ -427,3 +427,24 @@ def test_a_quarto_site_of_markdown_pages(tmp_path: Path) -> None:
     into = tmp_path / "site/content/posts"
     report = import_posts(old, into)
     assert sorted(p.source.name for p in report.posts) == ["gd.md", "sgd.qmd"]
+
+
+def test_pandoc_spaced_image_paths_and_link_attributes(tmp_path: Path) -> None:
+    """``![](GD 0.1.svg)`` (Pandoc takes spaces in a path; CommonMark shows the text) and
+    ``[![](cn.svg)](clip.mp4){width=60%}`` (a key on a link, shown as text here)."""
+    old = tmp_path / "old/posts/gd"
+    old.mkdir(parents=True)
+    (tmp_path / "old/_quarto.yml").write_text("project:\n  type: website\n")
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>'
+    (old / "GD 0.1.svg").write_text(svg)
+    (old / "cn.svg").write_text(svg)
+    (old / "index.qmd").write_text(
+        "---\ntitle: GD\ndate: 2024-01-01\n---\n\n![](GD 0.1.svg){width=95%}\n\n"
+        "[![](cn.svg)](https://example.org/cn.mp4){width=60%}\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(tmp_path / "old", site / "content/posts")
+    assert [str(n) for n in report.notes] == []
+    build(load_config(site), site / "public", jobs=1, use_cache=False)
+    page = (site / "public/posts/gd/index.html").read_text()
+    assert 'src="GD%200.1.svg"' in page and "{width" not in page

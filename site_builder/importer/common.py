@@ -21,9 +21,16 @@ from site_builder.importer.text import Text
 from site_builder.markdown.crossrefs import KINDS as REF_KINDS
 from site_builder.sources import CONTROL
 
+# The destination bare, or in ``<...>`` (which may hold spaces: ``<GD 0.1.svg>``).
 MD_IMAGE = re.compile(
-    r"!\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^)\s>]+)>?(\s+\"[^\"]*\")?\s*\)(\{[^{}\n]*\})?"
+    r"!\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*(?:<([^>\n]+)>|([^)\s>]+))(\s+\"[^\"]*\")?\s*\)"
+    r"(\{[^{}\n]*\})?"
 )
+# Pandoc takes ``![](GD 0.1.svg)``, spaces and all; CommonMark reads it as text.
+SPACED_IMAGE = re.compile(r"(!\[[^\]\n]*\]\()\s*([^)<>\"\n]*?[^)<>\"\s][ ]+[^)<>\"\n]*?)\s*\)")
+# ``[![](x.svg)](clip.mp4){width=60%}``: Pandoc's attributes on a link, which CommonMark
+# shows as text; a class or an id is this site's too, a key=value is not.
+LINK_KEYS = re.compile(r"(?<=\))\{(?:\s*[\w-]+=(?:\"[^\"]*\"|[^\s}]+))+\s*\}")
 MD_LINK = re.compile(
     r"(?<!!)\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^)\s>]+)>?(\s+\"[^\"]*\")?\s*\)"
 )
@@ -115,10 +122,11 @@ def rewrite_references(text: Text, ctx: PostContext) -> None:
     """Point images, links to files and HTML ``src`` attributes at copies beside the post."""
 
     def image(match: Match[str], line: int) -> str:
-        alt, src, title = match.group(1), match.group(2), match.group(3) or ""
-        attrs = match.group(4) or ""  # ``{#fig-x}``: goes with its image, if that goes
+        alt, src, title = match.group(1), match.group(2) or match.group(3), match.group(4) or ""
+        attrs = match.group(5) or ""  # ``{#fig-x}``: goes with its image, if that goes
         local = ctx.assets.local(src)
         if local is not None:
+            local = f"<{local}>" if " " in local else local
             return f"![{alt}]({local}{title}){attrs}"
         if ctx.assets.find(src) is None and _is_local(src):
             ctx.notes.add(line, f"image {untemplate(src)} not found: left out of the post")
@@ -139,9 +147,21 @@ def rewrite_references(text: Text, ctx: PostContext) -> None:
             ctx.notes.add(line, f"{untemplate(value)} not found: the {name} was left as it was")
         return f"{name}={quote}{untemplate(value)}{quote}"
 
+    text.sub(SPACED_IMAGE, lambda m, _l: f"{m.group(1)}<{m.group(2)}>)")
     text.sub(MD_IMAGE, image)
     text.sub(MD_LINK, link)
+    text.sub(LINK_KEYS, lambda m, _l: "" if _after_link(text.text, m.start()) else m.group(0))
     text.sub(HTML_REF, attribute)
+
+
+def _after_link(body: str, at: int) -> bool:
+    """Whether the ``)`` before ``at`` closes a link (not an image, whose keys are kept)."""
+    line = body[body.rfind("\n", 0, at) + 1 : at]
+    opened = line.rfind("](")
+    start = line.rfind("[", 0, opened)
+    return opened > 0 and not (
+        start > 0 and line[start - 1] == "!" and "](" not in line[start:opened]
+    )
 
 
 def _is_local(src: str) -> bool:
