@@ -244,20 +244,28 @@ def _alone(match: Match[str]) -> str:
 def mask_text_dollars(text: Text, kramdown: bool) -> None:
     """``$E = \\{\\text{the $i$th flip}\\}$``: MathJax matches braces before it looks for
     the closing ``$`` (``markdown.math.inline``), so the formula is whole; hidden here,
-    kramdown's escapes undone, before the ``$`` rules would pair its inner dollars."""
+    kramdown's escapes undone, before the ``$`` rules would pair its inner dollars. The
+    ``$`` are read from the left, each formula's closing one never taken for an opening."""
     edits: list[tuple[int, int, str]] = []
-    for match in LONE_DOLLAR.finditer(text.text):
-        if (edits and match.start() < edits[-1][1]) or text.text[
-            match.end() : match.end() + 1
-        ] == "$":
+    body, at = text.text, 0
+    while (match := LONE_DOLLAR.search(body, at)) is not None:
+        start, at = match.start(), match.end()
+        if body[at : at + 1] == "$":
+            at += 1  # ``$$``: not ours
             continue
-        close = brace_aware_close(text.text, match.start())
+        close = brace_aware_close(body, start)
         if close is not None:
-            body = text.text[match.start() : close + 1]
+            formula = body[start : close + 1]
             edits.append(
-                (match.start(), close + 1, text.hide(unescape_markdown(body) if kramdown else body))
+                (start, close + 1, text.hide(unescape_markdown(formula) if kramdown else formula))
             )
+            at = close + 1
+        elif (plain := SINGLE_DOLLAR.match(body, start)) is not None:
+            at = plain.end()  # an ordinary formula: its closing ``$`` opens nothing
     text.splice(edits)
+
+
+BLANK_LINE = re.compile(r"\n[ \t]*\n")  # a line of spaces is blank too
 
 
 def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
@@ -285,7 +293,7 @@ def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
     # data\n\\begin{align}...\\end{align}\nwhere"): on lines of its own, it is one here too.
     def bare(match: Match[str], _line: int) -> str:
         before = text.text[: match.start()]
-        paragraph = before[before.rfind("\n\n") + 1 :]
+        paragraph = before[max((m.end() for m in BLANK_LINE.finditer(before)), default=0) :]
         if len(re.findall(r"(?<!\\)\$", paragraph)) % 2:
             return match.group(0)  # ``$ P = \n\\begin{pmatrix}...$``: a spaced formula's
         return _display_here(match.group(0))
