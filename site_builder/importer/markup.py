@@ -126,7 +126,10 @@ def normalise_math(text: Text, notes: PostNotes, kramdown: bool, backslash: bool
             return _display_here(body, match.group(2) or "")
         if NESTED_DOLLAR.search(body):  # ``\text{if $m = 2$}``: only ``$$`` can hold it
             return text.hide("$$" + " ".join(tidy_formula(body).split()) + "$$")
-        return text.hide("$" + " ".join(tidy_formula(body).split()) + "$")  # paired: never again
+        inline = "$" + " ".join(tidy_formula(body).split()) + "$"
+        # Paired: its dollars never pair again (``$60K ... ($$\sigma^2$$) of $10K``), unless
+        # it opens on a space: ``$x$$ the value of $$y$$`` paired a typo's dollars there.
+        return inline if body[:1].isspace() else text.hide(inline)
 
     def unclosed(match: Match[str], line: int) -> str:
         before = len(DOLLARS.findall(text.text, 0, match.start()))
