@@ -110,6 +110,14 @@ def unwrap_unknown_divs(text: Text, notes: PostNotes) -> None:
             if zenn.group(1) == "details":
                 closers[len(stack)] = "</details>"
             continue
+        container = CONTAINER.match(params) if not braced else None
+        if container and callout_kind(container.group(1)):  # ``:::tip Title``
+            kind = callout_kind(container.group(1))
+            title = (container.group(2) or container.group(3) or "").strip().replace('"', "'")
+            named = f' title="{title}"' if title else ""
+            lines[index] = f"{match.group(1)} {{.callout-{kind}{named}}}"
+            stack.append((index, True))
+            continue
         inner = params[1:-1] if braced else "." + params
         classes = re.findall(r"(?:^|\s)\.([\w-]+)", inner)
         if "aside" in classes:  # Quarto's ``::: aside`` sets its text in the margin
@@ -149,6 +157,9 @@ def _imageless_figure(fence: str, body: list[str]) -> bool:
     return not re.search(r"!\[|<img\b|<svg\b|<video\b|<iframe\b", shown)
 
 
+# Docusaurus' admonitions (``:::tip[Title]``, ``:::note Title``) and VuePress' and
+# VitePress' containers (``::: warning Title``): a callout's kind, then its title.
+CONTAINER = re.compile(r"^([A-Za-z]+)(?:\[([^\]\n]*)\]|[ \t]+(.*))?$")
 ZENN = re.compile(r"^(message|details)\b\s*(.*)$")
 
 
