@@ -168,3 +168,18 @@ def test_a_jekyll_file_name_with_a_one_digit_day(tmp_path: Path) -> None:
     post.write_text("---\ntitle: T\n---\n\nText.\n")
     converted = convert_post(post, Path("2016-12-5-dissecting-rl.md"), "jekyll", [tmp_path])
     assert converted.slug == "dissecting-rl" and "\ndate: '2016-12-05'\n" in converted.text
+
+
+@pytest.mark.parametrize("value", ["today", "last-modified", "Last Modified", "git Created"])
+def test_a_build_day_date_is_the_files_day(value: str, tmp_path: Path) -> None:
+    """Quarto's ``date: today`` and Eleventy's ``date: Last Modified`` were "not a date":
+    the post came across as an undated page. The engine took the file's day at build time."""
+    import datetime as dt
+    import os
+
+    post = tmp_path / "post.md"
+    post.write_text(f"---\ntitle: T\ndate: {value}\n---\n\nText.\n")
+    stamp = dt.datetime(2023, 5, 17, 12, tzinfo=dt.UTC).timestamp()
+    os.utime(post, (stamp, stamp))
+    converted = convert_post(post, Path("post.md"), "jekyll", [tmp_path])
+    assert "\ndate: '2023-05-17'\n" in converted.text and converted.kind == "post"

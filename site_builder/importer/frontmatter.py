@@ -195,17 +195,32 @@ def with_date(meta: dict[str, Any]) -> dict[str, Any]:
     return meta
 
 
-RENDER_DAY = ("today", "now", "last-modified")
+# Quarto's, and Eleventy's ``date: Last Modified`` (``git Last Modified``, ``Created``):
+# the file's own day, as the engine took it at build time.
+RENDER_DAY = frozenset(
+    {
+        "today",
+        "now",
+        "last-modified",
+        "last modified",
+        "git last modified",
+        "created",
+        "git created",
+    }
+)
 
 
 def render_day(path: Path, meta: dict[str, Any], notes: PostNotes) -> str | None:
-    """Quarto's ``date: today`` (``now``, ``last-modified``) is the day of the render: the
-    file's modification day, which is the last render that could have changed it."""
+    """Quarto's ``date: today`` (``now``, ``last-modified``) and Eleventy's ``Last Modified``
+    are the day of the build: the file's modification day, the last build that could have
+    changed it."""
     value = meta.get("date")
     if not isinstance(value, str) or value.strip().lower() not in RENDER_DAY:
         return None
     day = dt.datetime.fromtimestamp(path.stat().st_mtime, dt.UTC).date().isoformat()
-    notes.add(1, f"date: {value.strip()} is the day Quarto rendered it: used {day}, the file's")
+    notes.add(
+        1, f"date: {value.strip()} is the day of the old site's build: used {day}, the file's"
+    )
     return day
 
 
