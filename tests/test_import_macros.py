@@ -329,14 +329,26 @@ def test_mathjaxs_physics_package_loaded_by_the_site(tmp_path: Path) -> None:
     (old / "_posts" / "2024-01-01-q.md").write_text(
         "---\ntitle: Q\n---\n\n"
         "$\\abs{x} + \\norm{v} = \\int f \\dd x$, $\\mel{n}{H}{m} = \\braket{a}{b}$,\n"
-        "$\\ket{\\psi}\\bra{\\phi} \\vb{r} \\ii$ and $\\hbox{if } x$.\n"
+        "$\\ket{\\psi}\\bra{\\phi} \\vb{r} \\ii$ and $\\hbox{if } x$,\n"
+        "$\\grad\\vdot\\vb{E} = \\rho$, $\\vb{a}\\cross\\vb{b}$ and $\\dyad{0}$.\n"
     )
     site = make_site(tmp_path / "site", ROOT)
     report = import_posts(old, site / "content" / "posts")
     macros = yaml.safe_load((site / "site.yaml").read_text())["math"]["macros"]
     assert macros["abs"] == "|#1|"  # the site's own definition, not the package's
     assert macros["mel"] == r"\left\langle #1 \middle\vert #2 \middle\vert #3 \right\rangle"
-    assert {"norm", "dd", "braket", "ket", "bra", "vb", "ii"} <= set(macros)
+    assert {
+        "norm",
+        "dd",
+        "braket",
+        "ket",
+        "bra",
+        "vb",
+        "ii",
+        "vdot",
+        "cross",
+        "dyad",
+    } <= macros.keys()
     assert report.posts[0].failed == 0
     assert any("physics package" in str(note) and "\\dv" in str(note) for note in report.notes)
     build(load_config(site), site / "public", jobs=1)

@@ -19,6 +19,7 @@ from site_builder.importer.markup import FENCE, HTML_COMMENT
 from site_builder.importer.report import PostNotes
 from site_builder.importer.text import Text
 from site_builder.markdown.crossrefs import KINDS as REF_KINDS
+from site_builder.slug import slugify
 from site_builder.sources import CONTROL
 
 # The destination bare, or in ``<...>`` (which may hold spaces: ``<GD 0.1.svg>``).
@@ -135,7 +136,10 @@ def rewrite_references(text: Text, ctx: PostContext) -> None:
 
     def link(match: Match[str], line: int) -> str:
         label, href, title = match.group(1), match.group(2), match.group(3) or ""
-        local = ctx.assets.local(href) if not href.endswith((".md", ".html", "/")) else None
+        path, _, anchor = href.partition("#")
+        if _is_local(href) and path.endswith(SOURCES):  # another page of the old site
+            return f"[{label}]({page_link(path)}{'#' + anchor if anchor else ''}{title})"
+        local = ctx.assets.local(href) if not path.endswith((".html", "/")) else None
         return f"[{label}]({local}{title})" if local else match.group(0)
 
     def attribute(match: Match[str], line: int) -> str:
@@ -162,6 +166,21 @@ def _after_link(body: str, at: int) -> bool:
     return opened > 0 and not (
         start > 0 and line[start - 1] == "!" and "](" not in line[start:opened]
     )
+
+
+# A link to one of these is a link to the page made from it (``./6_memory.md#cache``).
+SOURCES = (".md", ".markdown", ".qmd", ".Rmd", ".ipynb", ".mdx")
+DATE_PREFIX = re.compile(r"^\d{4}-\d{1,2}-\d{1,2}-")
+
+
+def page_link(path: str) -> str:
+    """The link here to the page made from the source file ``path`` (a bundle's ``index.md``
+    is its folder; Jekyll's date prefix is not in the slug)."""
+    parts = [p for p in path.split("/") if p not in ("", ".")]
+    stem = parts[-1].rsplit(".", 1)[0] if parts else ""
+    if stem in ("index", "_index") and len(parts) > 1:
+        stem = parts[-2]
+    return f"../{slugify(DATE_PREFIX.sub('', stem))}/"
 
 
 def _is_local(src: str) -> bool:
