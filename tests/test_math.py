@@ -413,6 +413,25 @@ def test_what_mathjax_took_and_math_core_refused() -> None:
     assert any("Jensen" in t for t in texts(tagged, "mtext"))
 
 
+def test_the_physics_packages_commands_of_varying_arguments() -> None:
+    """``\\dv``, ``\\pdv`` and ``\\qty`` (MathJax's physics package, loaded by a blind set's
+    site) were unknown commands: a macro cannot take one argument or two."""
+    ops = lambda tex: texts(render_formula(tex, False)[0], "mo")  # noqa: E731
+    names = lambda tex: texts(render_formula(tex, False)[0], "mi")  # noqa: E731
+    assert names("\\dv{f}{x}") == ["d", "f", "d", "x"]
+    d = "\N{PARTIAL DIFFERENTIAL}"
+    assert names("\\pdv{f}{x}{y}") == [d, "f", d, "x", d, "y"]
+    second, _ = render_formula("\\dv[2]{f}{x}", False)
+    assert second.count("<msup>") == 2 and "<mfrac>" in second
+    assert ops("\\qty(\\frac{a}{b}) + \\qty|z|")[:2] == ["(", ")"]
+    nested, _ = render_formula("E = \\qty(\\pdv{\\psi}{t})^2", False)
+    # \\left( ... \\right) around the fraction, squared: sized to it, as the package draws it
+    assert (
+        "<msup><mrow><mo>(</mo><mfrac>" in nested
+        and "</mfrac><mo>)</mo></mrow><mn>2</mn>" in nested
+    )
+
+
 def test_a_tag_holding_math_inline_or_from_a_macro() -> None:
     """``\\qed`` defined site-wide as ``\\tag*{$\\square$}`` (a proof's end): inline it
     stopped on math-core's "Expected non-special ASCII characters in string literal", and

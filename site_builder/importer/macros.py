@@ -234,7 +234,7 @@ def _physics(macros: SiteMacros, where: Note) -> None:
             macros.add(name, body, None, where, "")
     message = (
         "MathJax's physics package: \\abs, \\norm, \\dd, bra-ket and the like are defined in "
-        "site.yaml; \\dv, \\pdv and \\qty (their arguments vary) are not"
+        "site.yaml; \\dv, \\pdv and \\qty (their arguments vary) the build reads itself"
     )
     macros.notes.append(Note(where.path, where.line, message))
 

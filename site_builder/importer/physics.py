@@ -5,7 +5,7 @@ adds commands such as ``\\abs``, ``\\norm``, ``\\dd`` and bra-ket notation; a po
 for it stops the build on each as an unknown command. Those whose arguments are fixed
 are defined in ``site.yaml`` as the package draws them. The others take a varying number
 of arguments (``\\dv{x}`` or ``\\dv{f}{x}``, ``\\qty`` with any bracket), which a macro
-cannot: they are left for the build to name.
+cannot: the build reads those itself (``markdown.math.physics``).
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import re
 
-from site_builder.markdown.math import groups
+from site_builder.markdown.math import groups, physics
 from site_builder.markdown.math.colours import css_colour
 from site_builder.markdown.math.numbering import tag_latex
 from site_builder.markdown.math.source import Edit, Source, group_end
@@ -217,6 +217,7 @@ def rewrite_common(source: Source, display: bool = False) -> None:
     source.sub(_HEX, _hex_colour)
     source.sub(_STAR, lambda m: m.group() if m.group(1) in _STARRED else f"\\{m.group(1)} *")
     source.sub(_SCRIPT_LIMITS, lambda m: f"\\{m.group(2)}{m.group(1)}")  # before mathop_limits
+    physics.rewrite(source)
     source.edit(groups.substacks(source.text))
     source.edit(groups.scripted_colours(source.text))
     source.edit(groups.array_specs(source.text))
@@ -246,6 +247,9 @@ _TRIGGER_NAMES = {
     "bbox",
     "unicode",
     "displaylines",
+    "dv",
+    "pdv",
+    "qty",
     "allowbreak",
     "global",
     "mathclap",
