@@ -183,3 +183,13 @@ def test_a_build_day_date_is_the_files_day(value: str, tmp_path: Path) -> None:
     os.utime(post, (stamp, stamp))
     converted = convert_post(post, Path("post.md"), "jekyll", [tmp_path])
     assert "\ndate: '2023-05-17'\n" in converted.text and converted.kind == "post"
+
+
+def test_a_date_that_does_not_exist_is_reported_not_a_traceback(tmp_path: Path) -> None:
+    """``date: 2024-31-12``: PyYAML's date constructor raised ValueError, and the whole
+    import ended in a traceback (a blind set's Astro notes)."""
+    post = tmp_path / "post.md"
+    post.write_text("---\ntitle: T\ndate: 2024-31-12\n---\n\nText.\n")
+    converted = convert_post(post, Path("post.md"), "jekyll", [tmp_path])
+    notes = [str(n) for n in converted.notes.notes]
+    assert "post.md:1: date '2024-31-12' is not a date" in notes and converted.kind == "page"

@@ -50,11 +50,23 @@ def _yaml(raw: str) -> Any:
     a tab after a value (``date: 2024-03-07 20:26\\t``), which PyYAML refuses."""
     try:
         return yaml.safe_load(raw)
+    except ValueError:  # ``date: 2024-31-12``: PyYAML's date raised; the text is read below
+        return yaml.load(raw, Loader=_NoDates)  # a SafeLoader, dates as text
     except yaml.YAMLError:
         trimmed = "\n".join(line.rstrip(" \t") for line in raw.split("\n"))
         if trimmed == raw:
             raise
         return yaml.safe_load(trimmed)
+
+
+class _NoDates(yaml.SafeLoader):
+    """PyYAML's safe loader reading what looks like a date as text (its date may not exist)."""
+
+
+_NoDates.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
 
 
 def split(text: str, notes: PostNotes) -> Source:
@@ -248,6 +260,10 @@ def _date(value: Any) -> str | None:
     if not match:
         return dates.parse(value)  # what Jekyll, Hugo and Quarto read besides ISO
     day, clock, zone = match.groups()
+    try:
+        dt.date.fromisoformat(day)
+    except ValueError:  # ``2024-31-12``: no such day
+        return None
     if clock is None:
         return day
     if len(clock.split(":")[0]) == 1:
