@@ -62,8 +62,8 @@ def convert(text: Text, ctx: PostContext) -> None:
         src = params.get("src", "")
         local = ctx.assets.local(src) or src
         caption = _caption(params.get("caption") or params.get("title") or "")
-        if caption:
-            return f"![{_bracket_safe(caption)}]({local}){{#{ctx.figure_id(local)}}}"
+        if caption:  # a figure stands alone in its paragraph, whatever line it was on
+            return f"\n\n![{_bracket_safe(caption)}]({local}){{#{ctx.figure_id(local)}}}\n\n"
         return f"![{_bracket_safe(params.get('alt', ''))}]({local})"
 
     text.sub(FIGURE, figure)
