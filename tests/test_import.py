@@ -230,3 +230,31 @@ def test_bad_input_is_reported_never_a_traceback(
     err = capsys.readouterr().err
     assert status == 1 and "Traceback" not in err
     assert err.strip().endswith("is a file: import needs a folder to write posts into")
+
+
+def test_a_post_the_importer_fails_on_is_named_and_the_rest_come_across(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bug met on one post (a blind set's ``date: 2024-31-12`` raised ValueError) ended
+    the whole import in a traceback, naming nothing; now that post is skipped, named with
+    the error, and the others come across."""
+    import site_builder.importer as importer
+
+    old = tmp_path / "old" / "_posts"
+    old.mkdir(parents=True)
+    (old / "2020-01-01-good.md").write_text("---\ntitle: Good\n---\n\nFine.\n")
+    (old / "2020-01-02-bad.md").write_text("---\ntitle: Bad\n---\n\nBoom.\n")
+    real = importer.convert_post
+
+    def convert(path: Path, *args: object, **kwargs: object) -> object:
+        if path.name.endswith("bad.md"):
+            raise ValueError("month must be in 1..12")
+        return real(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(importer, "convert_post", convert)
+    site = make_site(tmp_path / "site", ROOT)
+    report = importer.import_posts(tmp_path / "old", site / "content" / "posts")
+    skipped = [p for p in report.posts if p.skipped]
+    assert [str(p.source.name) for p in skipped] == ["2020-01-02-bad.md"]
+    assert "ValueError: month must be in 1..12" in skipped[0].skipped
+    assert (site / "content/posts/good.md").is_file()

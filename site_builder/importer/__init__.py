@@ -236,11 +236,15 @@ def import_posts(
         shown = path.relative_to(base.parent) if base.parent in path.parents else path
         roots_here = [r for r in roots if r.is_dir()]
         defaults = {**listing.get(path.stem, {}), **around.get(path, {})}
-        if path.suffix == ".ipynb":
-            post = Converted(*notebooks.convert(path, shown, fmt, roots_here), suffix=".ipynb")
-        else:
-            options = (roots_here, passthrough, spellings, defaults, drafts, site_vars)
-            post = convert_post(path, shown, fmt, *options)
+        try:
+            if path.suffix == ".ipynb":
+                post = Converted(*notebooks.convert(path, shown, fmt, roots_here), suffix=".ipynb")
+            else:
+                options = (roots_here, passthrough, spellings, defaults, drafts, site_vars)
+                post = convert_post(path, shown, fmt, *options)
+        except Exception as exc:  # a post the importer fails on: named, not a traceback
+            why = f"the importer failed on it ({type(exc).__name__}: {exc}); please report this"
+            post = Converted("", "", {}, PostNotes(shown), skipped=why)
         if not post.skipped:  # a namesake from earlier in this import: renamed
             slug = slugs.unclaimed(post.slug, path, taken[post.kind], post.notes)
             post = replace(post, slug=slug)
