@@ -170,7 +170,7 @@ def _after_link(body: str, at: int) -> bool:
 
 # A link to one of these is a link to the page made from it (``./6_memory.md#cache``).
 SOURCES = (".md", ".markdown", ".qmd", ".Rmd", ".ipynb", ".mdx")
-DATE_PREFIX = re.compile(r"^\d{4}-\d{1,2}-\d{1,2}-")
+DATE_PREFIX = re.compile(r"^\d{4}-\d{1,2}-\d{1,2}[_-]")  # as frontmatter._dated_name reads it
 
 
 def page_link(path: str) -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from re import Match
 
+from site_builder.importer.common import page_link
 from site_builder.importer.text import Text
 from site_builder.slug import slugify
 
@@ -43,8 +44,7 @@ def _file(target: str) -> str:
     """A file of the site: a post's page, or the file itself (found as any image is)."""
     path, _, anchor = target.partition("#")
     if path.lower().endswith(_SOURCES):
-        name = re.sub(r"^\d{4}-\d{1,2}-\d{1,2}-", "", path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
-        return f"../{slugify(name)}/" + (f"#{anchor}" if anchor else "")
+        return page_link(path) + (f"#{anchor}" if anchor else "")
     return target
 
 

@@ -22,10 +22,9 @@ from pathlib import Path
 from re import Match
 
 from site_builder.importer import hugo, markup
-from site_builder.importer.common import PostContext
+from site_builder.importer.common import PostContext, page_link
 from site_builder.importer.jekyll import _bracket_safe
 from site_builder.importer.text import Text
-from site_builder.slug import slugify
 
 BODY = re.compile(r"(?s)\{%-?\s*([\w-]+)\s*\((.*?)\)\s*-?%\}(.*?)\{%-?\s*end\s*-?%\}")
 INLINE = re.compile(r"\{\{-?\s*([\w-]+)\s*\(((?:[^()\"']|\"[^\"]*\"|'[^']*')*)\)\s*-?\}\}")
@@ -59,7 +58,6 @@ def kind_of(template: str) -> str:
 
 
 # ``[the other](@/blog/other.md#part)``: Zola's link to a page by its file in ``content/``.
-DATE_PREFIX = re.compile(r"^\d{4}-\d{2}-\d{2}[_-]")
 INTERNAL_LINK = re.compile(r"\]\(\s*@/([^)\s#]+?)(#[^)\s]*)?\s*\)")
 
 
@@ -67,7 +65,7 @@ def convert(text: Text, ctx: PostContext) -> None:
     """Zola's shortcodes as this site's syntax, then Hugo's conversion."""
     kinds: dict[str, str] = ctx.site.get("zola_shortcodes", {})
     markup.mask_code(text)
-    text.sub(INTERNAL_LINK, lambda m, _l: f"]({_page_link(m.group(1))}{m.group(2) or ''})")
+    text.sub(INTERNAL_LINK, lambda m, _l: f"]({page_link(m.group(1))}{m.group(2) or ''})")
 
     def inline(match: Match[str], line: int) -> str:
         name, args = match.group(1), _arguments(match.group(2))
@@ -121,11 +119,3 @@ def _arguments(raw: str) -> dict[str, str]:
     for match in ARGUMENT.finditer(raw):
         found[match.group(1)] = next(g for g in match.groups()[1:] if g is not None)
     return found
-
-
-def _page_link(path: str) -> str:
-    """A page's link here from its file under ``content/`` (a section's ``_index.md`` or a
-    bundle's ``index.md``: its folder)."""
-    parts = path.removesuffix(".md").split("/")
-    name = parts[-2] if parts[-1] in ("index", "_index") and len(parts) > 1 else parts[-1]
-    return f"../{slugify(DATE_PREFIX.sub('', name))}/"
