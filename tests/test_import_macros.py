@@ -489,3 +489,51 @@ def test_a_key_given_twice_in_one_object_is_the_last(tmp_path: Path) -> None:
     report = import_posts(old, site / "content" / "posts")
     macros = yaml.safe_load((site / "site.yaml").read_text())["math"]["macros"]
     assert macros == {"d": "\\,d", "<": "\\langle"} and [str(n) for n in report.notes] == []
+
+
+@pytest.mark.parametrize(
+    ("config", "dollar_is_math"),
+    [
+        ("MathJax.Hub.Config({tex2jax: {inlineMath: [['\\\\(','\\\\)']]}});", False),
+        ('window.MathJax = {tex: {inlineMath: [["\\\\(", "\\\\)"]]}};', False),
+        (
+            "renderMathInElement(document.body, {delimiters: [{left: '$$', right: '$$', "
+            "display: true}, {left: '\\\\(', right: '\\\\)', display: false}]});",
+            False,
+        ),
+        ("MathJax.Hub.Config({tex2jax: {inlineMath: [['$','$'], ['\\\\(','\\\\)']]}});", True),
+        (
+            "renderMathInElement(document.body, {delimiters: [{left: '$', right: '$', "
+            "display: false}]});",
+            True,
+        ),
+        ("MathJax.Hub.Config({TeX: {equationNumbers: {autoNumber: 'AMS'}}});", True),
+    ],
+)
+def test_dollars_are_text_where_the_old_sites_math_read_none(
+    tmp_path: Path, config: str, dollar_is_math: bool
+) -> None:
+    """A Jekyll site whose MathJax or KaTeX lists inline openers without ``$`` showed
+    ``$5`` as a price: its lone dollars stay text, kramdown's ``$$x$$`` stays math. One
+    that lists ``$``, or says nothing of delimiters, keeps ``$x$`` as a formula."""
+    old = tmp_path / "old"
+    (old / "_includes").mkdir(parents=True)
+    (old / "_posts").mkdir()
+    (old / "_config.yml").write_text("title: Old\n")
+    (old / "_includes" / "head.html").write_text(f"<script>{config}</script>\n")
+    (old / "_posts" / "2020-01-01-a.md").write_text(
+        "---\ntitle: A\n---\n\nIt cost $5 and $10, and $$a^2$$ holds for $b$.\n\n"
+        "```sh\necho $HOME $x\n```\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content" / "posts")
+    written = (site / "content" / "posts" / "a.md").read_text()
+    assert report.posts[0].failed == 0
+    assert "$a^2$" in written and "echo $HOME $x" in written
+    assert ("\\$b\\$" not in written) is dollar_is_math
+    build(load_config(site), site / "public")
+    page = (site / "public" / "posts" / "a" / "index.html").read_text()
+    if dollar_is_math:
+        assert page.count("<math") == 2
+    else:
+        assert "cost $5 and $10" in page and "for $b$." in page and page.count("<math") == 1

@@ -225,11 +225,14 @@ def import_posts(
     spellings: dict[str, str] = {}
     listing = listings.read(source if source.is_dir() else source.parent)
     around = jekyll.neighbours(files) if fmt == "jekyll" else {}  # page.previous, page.next
-    site_macros = siteyaml.bring_macros(source, fmt, base.parent, site, report)
+    old_math = macros.read(source, fmt, base.parent)
+    site_macros = siteyaml.bring_macros(old_math, site, report)
     site_vars: dict[str, Any] = {}  # the old site's own templates' inputs
     if fmt in ("jekyll", "hugo"):
         module = liquid_blocks if fmt == "jekyll" else shortcodes
         site_vars = dict(module.site_variables(base))
+    if report.format == "jekyll" and old_math.inline and "$" not in old_math.inline:
+        site_vars["dollar_is_text"] = True  # its MathJax or KaTeX read no ``$...$``
     if fmt == "zola":  # its shortcodes' templates say what each use becomes
         site_vars = {"zola_shortcodes": zola.shortcode_kinds(base)}
     for path in files:

@@ -90,3 +90,17 @@ EMPTY_DISPLAY = re.compile(
 def empty_displays(text: Text) -> None:
     """Drop empty display formulas before ``$$`` lines are paired."""
     text.sub(EMPTY_DISPLAY, lambda m, _l: "")
+
+
+SINGLE = re.compile(r"(?<![\\$])\$(?!\$)")
+
+
+def singles_as_text(text: Text, notes: PostNotes) -> None:
+    """Escape every lone ``$``: the old site's MathJax or KaTeX configuration listed
+    inline openers without it (``scripts.inline_openers``), so the page showed each as a
+    dollar sign, and kramdown's ``$$`` was its only dollar math. Code is masked by now."""
+    found = [m.start() for m in SINGLE.finditer(text.text)]
+    if found:
+        why = "dollar sign(s) kept as text: the old site's math configuration reads no $...$"
+        notes.add(text.line(found[0]), f"{len(found)} {why}")
+    text.splice([(at, at + 1, "\\$") for at in found])

@@ -102,6 +102,8 @@ def convert(text: Text, ctx: PostContext) -> None:
     text.sub(D_CODE, lambda m, _l: text.hide(_fence(m.group(1) or "", html.unescape(m.group(2)))))
     text.sub(IMG_TAG, lambda m, _l: _img_tag(m.group(1)) or m.group(0))
     markup.mask_code(text)
+    if ctx.site.get("dollar_is_text"):  # before tags below write ``$x$`` for their math
+        dollars.singles_as_text(text, ctx.notes)
     tufte.convert(text, ctx)
     katex_tags.convert(text)
     text.sub(COMMENT, lambda m, _l: text.hide(comment_out(m.group(1).strip())))

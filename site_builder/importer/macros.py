@@ -49,6 +49,9 @@ class SiteMacros:
     # name -> (body, where); the body is MathJax's [body, nargs, default] when #1 is optional
     found: dict[str, tuple[Any, Note]] = field(default_factory=dict)
     notes: list[Note] = field(default_factory=list)
+    # The openers of inline formulas its MathJax or KaTeX configurations list (``$``,
+    # ``\\(``); empty when none lists any.
+    inline: set[str] = field(default_factory=set)
 
     def add(
         self,
@@ -220,6 +223,7 @@ def _from_text(text: str, macros: SiteMacros, shown: Path) -> None:
             where = Note(shown, text.count("\n", 0, start + entry.offset) + 1, "")
             nargs = entry.nargs if entry.nargs else None
             macros.add(entry.name, entry.body, nargs, where, entry.problem, entry.default)
+        macros.inline |= scripts.inline_openers(body)
         if (at := physics.loads_physics(body)) is not None:
             _physics(macros, Note(shown, text.count("\n", 0, start + at) + 1, ""))
     outside = SCRIPT.sub(lambda m: "\n" * m.group(0).count("\n"), text)

@@ -95,3 +95,52 @@ def math_scripts(source: Path) -> list[Path]:
             if MATH_CONFIG.search(text):
                 found.append(path)
     return found
+
+
+# MathJax's ``inlineMath: [['$','$'], ['\\(','\\)']]`` (versions 2 and 3) and KaTeX
+# auto-render's ``delimiters: [{left: '$', right: '$', display: false}, ...]``.
+INLINE_MATH = re.compile(r"""\binlineMath["']?\s*[:=]\s*\[""")
+KATEX_DELIMITERS = re.compile(r"""\bdelimiters["']?\s*[:=]\s*\[""")
+QUOTED = re.compile(r"""(["'])((?:\\.|(?!\1).)*)\1""")
+KATEX_INLINE = re.compile(
+    r"""\bleft["']?\s*:\s*(["'])((?:\\.|(?!\1).)*)\1[^{}]*?\bdisplay["']?\s*:\s*false"""
+)
+
+
+def inline_openers(text: str) -> set[str]:
+    """The openers of inline formulas a MathJax or KaTeX configuration in ``text`` lists.
+
+    Why: neither reads ``$...$`` unless told to (MathJax's default is ``\\(...\\)`` alone;
+    KaTeX's auto-render adds ``$$`` and ``\\[``), so on a Jekyll site whose configuration
+    lists other openers, the dollar signs in its posts were text on the old page.
+    """
+    found: set[str] = set()
+    for match in INLINE_MATH.finditer(text):
+        strings = [_unescape(q[1]) for q in QUOTED.findall(_bracketed(text, match.end() - 1))]
+        found.update(strings[0::2])
+    for match in KATEX_DELIMITERS.finditer(text):
+        found.update(
+            _unescape(m[2]) for m in KATEX_INLINE.finditer(_bracketed(text, match.end() - 1))
+        )
+    return found
+
+
+def _bracketed(text: str, start: int) -> str:
+    """The ``[...]`` that opens at ``start``, brackets in strings not counted."""
+    depth, i = 0, start
+    while i < len(text):
+        char = text[i]
+        if char in "\"'":
+            end = QUOTED.match(text, i)
+            i = end.end() if end else i + 1
+            continue
+        depth += {"[": 1, "]": -1}.get(char, 0)
+        i += 1
+        if depth == 0:
+            break
+    return text[start:i]
+
+
+def _unescape(string: str) -> str:
+    """A JavaScript string's value, for the few escapes a delimiter holds (``'\\\\('``)."""
+    return re.sub(r"\\(.)", r"\1", string)

@@ -54,13 +54,13 @@ def add_macros(path: Path, new: dict[str, Any]) -> list[str]:
 
 
 def bring_macros(
-    source: Path, fmt: str, base: Path, site: Path | None, report: ImportReport
+    found: macros.SiteMacros, site: Path | None, report: ImportReport
 ) -> dict[str, Any]:
-    """The old site's macros into ``site.yaml``; the macros in force there after."""
+    """The old site's macros (``macros.read``) into ``site.yaml``; the macros in force
+    there after."""
     if site is None:
         return {}
     config = site / "site.yaml"
-    found = macros.read(source, fmt, base)
     report.site_notes.extend(found.notes)
     have = defined(config)
     for name, (body, where) in found.found.items():
