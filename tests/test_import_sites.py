@@ -448,3 +448,59 @@ def test_pandoc_spaced_image_paths_and_link_attributes(tmp_path: Path) -> None:
     build(load_config(site), site / "public", jobs=1, use_cache=False)
     page = (site / "public/posts/gd/index.html").read_text()
     assert 'src="GD%200.1.svg"' in page and "{width" not in page
+
+
+def test_a_hugo_sites_own_block_shortcodes_and_hugo_cite(tmp_path: Path) -> None:
+    """A site's ``{{% env type="theorem" %}}``, ``{{% tmfigure src= %}}`` and nested
+    ``{{% list %}}{{% item %}}`` templates do more than fill in: their bodies were hidden
+    (a ``{%`` inside ``{{%`` was even read as Liquid, leaving ``{}`` on the page) and
+    hugo-cite's ``{{< cite "k" >}}`` with ``data/bib.json`` lost every citation."""
+    old = tmp_path / "old"
+    (old / "layouts/shortcodes").mkdir(parents=True)
+    (old / "data").mkdir()
+    (old / "content/posts/p").mkdir(parents=True)
+    (old / "hugo.toml").write_text('baseURL = "https://x.org/"\ntitle = "X"\n')
+    busy = '{{- $t := .Get "type" -}}{{ if eq $t "proof" }}P{{ end }}<div>{{ .Inner }}</div>'
+    for name, template in (
+        ("env", busy),
+        ("tmfigure", '{{ with .Get "src" }}<img src="{{ . }}">{{ end }}{{ .Inner }}'),
+        ("list", "<div class='l'>{{ .Inner }}</div>"),
+        ("item", '<p><strong>{{ .Get "title" }}.</strong> {{ .Inner | markdownify }}</p>'),
+        ("cite", "{{ range .Params }}{{ index $.Site.Data.bib . }}{{ end }}"),
+    ):
+        (old / "layouts/shortcodes" / f"{name}.html").write_text(template)
+    (old / "references.bib").write_text("@article{mine, title={Mine}, author={Me}, year={2020}}\n")
+    (old / "data/bib.json").write_text(
+        '[{"id": "Knuth1984", "type": "book", "title": "The TeXbook",'
+        ' "author": [{"family": "Knuth", "given": "Donald"}], "issued": {"date-parts": [[1984]]}}]'
+    )
+    (old / "content/posts/p/plot.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (old / "content/posts/p/index.md").write_text(
+        '---\ntitle: "P"\ndate: 2025-01-01\n---\n\nAs {{< cite "Knuth1984" >}} shows.\n\n'
+        '{{% env type="theorem" title="Main" %}}\nAll $x$ are $x$.\n{{% /env %}}\n\n'
+        '{{% env type="proof" %}}\nTrivial.\n{{% /env %}}\n\n'
+        '{{% env type="remark" %}}\nA remark.\n\n{{% env type="lemma" %}}\nInner.\n'
+        "{{% /env %}}\n{{% /env %}}\n\n"
+        '{{% tmfigure src="plot.png" %}}\nThe *plot*.\n{{% /tmfigure %}}\n\n'
+        '{{% list %}}\n{{% item title="A" %}}\nFirst.\n{{% /item %}}\n'
+        '{{% item title="B" %}}\nSecond.\n{{% /item %}}\n{{% /list %}}\n\n'
+        "{{< bibliography >}}\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content/posts")
+    written = (site / "content/posts/p/index.md").read_text()
+    assert "bibliography: bib.bib" in written and "As [@Knuth1984] shows." in written
+    assert '::: {#thm-block-1 name="Main"}\nAll $x$ are $x$.\n:::' in written
+    assert "::: {.proof}\nTrivial.\n:::" in written
+    assert ':::: {.callout-note title="Remark"}\nA remark.' in written
+    assert "::: {#lem-block-2}\nInner.\n:::\n::::" in written
+    assert "![The *plot*.](plot.png){#fig-p-1}" in written
+    assert "First." in written and "Second." in written and "{{" not in written
+    assert [n.message for n in report.posts[0].notes] == [
+        "bib.json (CSL JSON) written as bib.bib",
+        "shortcode 'env' is a note here; its text is kept",
+    ]
+    build(load_config(site), site / "public")
+    page = (site / "public/posts/p/index.html").read_text()
+    assert "Knuth, D. (1984)" in page and "Theorem 1" in page and "Lemma 1" in page
+    assert "{}" not in page and "<strong>B.</strong>" in page

@@ -148,7 +148,11 @@ def convert_post(
         front = {k: v for k, v in front.items() if k in PAGE_KEYS}
     assets = Assets(path.parent, roots)
     written: dict[str, str] = {}  # files whose text the import changed, by name
-    bibliography = source.meta.get("bibliography") or bib.scholar(site_vars, text.text)
+    bibliography = (
+        source.meta.get("bibliography")
+        or bib.scholar(site_vars, text.text)
+        or (bib.site_wide(roots, text.text) if fmt == "hugo" else None)
+    )
     bib_keys, renamed = bib.bring(bibliography, path, roots, front, written, notes)
     if isinstance(passthrough, bool):  # every delimiter, or none
         passthrough = common.DELIMITERS if passthrough else frozenset()

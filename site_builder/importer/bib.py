@@ -70,6 +70,26 @@ def scholar(site: dict[str, Any] | None, body: str) -> str | None:
     return f"{str(settings.get('bibliography_dir') or '_bibliography').strip('/')}/{name}"
 
 
+# hugo-cite's ``{{< cite "key" >}}`` and the like, citing from one site-wide file.
+HUGO_CITE = re.compile(r"\{\{[<%]\s*cite[pt]?\s")
+SITE_WIDE = ("data/bib.json", "references.bib", "bibliography.bib", "refs.bib", "assets/bib.json")
+
+
+def site_wide(roots: list[Path], body: str) -> str | None:
+    """For a Hugo post that cites with a shortcode and names no bibliography: the site's
+    file that holds its first key (hugo-cite reads ``data/bib.json``; a root
+    ``references.bib`` may be the author's own papers), or else the first there is."""
+    match = HUGO_CITE.search(body)
+    if match is None:
+        return None
+    found = [(n, r / n) for n in SITE_WIDE for r in roots if (r / n).is_file()]
+    key = re.match(r"""\s*["']?([^"'\s,>%]+)""", body[match.end() :])
+    for name, path in found:
+        if key and key.group(1) in path.read_text(encoding="utf-8", errors="replace"):
+            return name
+    return found[0][0] if found else None
+
+
 def _find_bib(name: str, post: Path, roots: list[Path]) -> Path | None:
     """al-folio keeps ``.bib`` files in ``assets/bibliography/``; others beside the post."""
     for base in [post.parent, *roots, *(r / "assets" / "bibliography" for r in roots)]:

@@ -48,8 +48,8 @@ DEFINED_ID = re.compile(rf"\{{#((?:{_PREFIXES})-[\w-]+)[\s.}}]|\\label\{{([\w:-]
 DELIMITERS = frozenset({"$", "$$", "\\(", "\\["})  # every math delimiter MathJax reads
 
 LEFTOVERS = (
+    (re.compile(r"\{\{<.*?>\}\}|\{\{%.*?%\}\}", re.S), "Hugo shortcode"),  # not ``{% %}``
     (re.compile(r"\{%-?.*?-?%\}", re.S), "Liquid tag"),
-    (re.compile(r"\{\{<.*?>\}\}|\{\{%.*?%\}\}", re.S), "Hugo shortcode"),
     (re.compile(r"\{\{-?[^{}\n]*?-?\}\}"), "Liquid expression"),
     (re.compile(r"</?[a-z][a-z0-9]*-[a-z0-9-]*\b[^>]*>", re.I), "custom element"),
 )

@@ -29,6 +29,8 @@ FIGURE = re.compile(r"(?s)\{\{[<%]\s*figure\s+(.*?)\s*/?[>%]\}\}")
 REF = re.compile(r"""\{\{[<%]\s*(?:rel)?ref\s+["']?([^"'>%\s]+)["']?\s*[>%]\}\}""")
 YOUTUBE = re.compile(r"""\{\{[<%]\s*youtube\s+(?:id=)?["']?([\w-]+)["']?[^>%]*[>%]\}\}""")
 TWEET = re.compile(r"""\{\{[<%]\s*tweet\s+(.*?)\s*[>%]\}\}""")
+CITE = re.compile(r"\{\{[<%]\s*cite[pt]?\s+(.*?)\s*/?[>%]\}\}")
+BIBLIOGRAPHY = re.compile(r"\{\{[<%]\s*(?:bibliography|references)\b[^>%]*[>%]\}\}")
 UNWRAP = re.compile(r"\{\{[<%]\s*/?(?:rawhtml|katex|math|raw)\s*[>%]\}\}")
 
 
@@ -57,19 +59,25 @@ def convert(text: Text, ctx: PostContext) -> None:
     _escaped_anyway(text, ctx, {"$", "$$"} & ctx.passed, raw)
     markup.mask_math(text, ctx.notes, mathjax=True)
 
-    def figure(match: Match[str], line: int) -> str:
-        params = _shortcode_params(match.group(1))
-        src = params.get("src", "")
+    def figure_of(src: str, caption: str, alt: str = "") -> str:
         local = ctx.assets.local(src) or src
-        caption = _caption(params.get("caption") or params.get("title") or "")
         if caption:  # a figure stands alone in its paragraph, whatever line it was on
             return f"\n\n![{_bracket_safe(caption)}]({local}){{#{ctx.figure_id(local)}}}\n\n"
-        return f"![{_bracket_safe(params.get('alt', ''))}]({local})"
+        return f"![{_bracket_safe(alt)}]({local})"
+
+    def figure(match: Match[str], line: int) -> str:
+        params = _shortcode_params(match.group(1))
+        caption = _caption(params.get("caption") or params.get("title") or "")
+        return figure_of(params.get("src", ""), caption, params.get("alt", ""))
 
     text.sub(FIGURE, figure)
     divs.hugo_callouts(text, ctx.notes)
     text.sub(REF, lambda m, _l: _post_link(m.group(1)))
+    if ctx.bib_keys is not None:  # hugo-cite's, with the site's bibliography
+        text.sub(CITE, lambda m, _l: _citation(m.group(1)))
+        text.sub(BIBLIOGRAPHY, lambda m, _l: "")  # the build lists the references itself
     shortcodes.expand(text, ctx.site.get("shortcodes", {}))
+    shortcodes.blocks(text, ctx.site.get("shortcode_blocks", {}), ctx.notes, figure_of)
 
     def youtube(match: Match[str], line: int) -> str:
         ctx.notes.add(line, "YouTube video embedded as a link")
@@ -137,6 +145,17 @@ def _escaped_anyway(text: Text, ctx: PostContext, passed: set[str], raw: set[int
     if found:
         why = "escaped for Markdown (\\\\, for \\,), though Hugo passes it through"
         ctx.notes.add(found[0], f"{len(found)} formula(s) {why}: unescaped")
+
+
+def _citation(raw: str) -> str:
+    """``"a" "b"`` (or ``"a, b"``) as ``[@a; @b]``."""
+    keys = [
+        k
+        for value in re.findall(r'"([^"]*)"|(\S+)', raw)
+        for k in re.split(r"[,\s]+", "".join(value))
+        if k
+    ]
+    return "[" + "; ".join("@" + k for k in keys) + "]" if keys else ""
 
 
 def _dollar_forms(delimiters: set[str]) -> list[re.Pattern[str]]:

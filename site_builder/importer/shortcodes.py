@@ -13,9 +13,12 @@ shortcode is left to the report.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from re import Match
 
+from site_builder.importer.divs import callout_kind
+from site_builder.importer.report import PostNotes
 from site_builder.importer.text import Text
 
 # A parameter: named or positional, in Go's string forms.
@@ -43,7 +46,10 @@ def site_variables(source: Path) -> dict[str, dict[str, str]]:
                 found[file.stem] = file.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError):
                 continue
-    return {"shortcodes": {k: v for k, v in found.items() if _expandable(v)}}
+    return {
+        "shortcodes": {k: v for k, v in found.items() if _expandable(v)},
+        "shortcode_blocks": {k: "" for k, v in found.items() if ".Inner" in v},
+    }
 
 
 def _expandable(template: str) -> bool:
@@ -55,15 +61,15 @@ def expand(text: Text, templates: dict[str, str]) -> None:
     if not templates:
         return
     names = "|".join(re.escape(n) for n in sorted(templates, key=len, reverse=True))
-    paired = re.compile(
-        rf"(?s)\{{\{{([<%])\s*({names})\b(.*?)\s*[>%]\}}\}}(.*?)\{{\{{[<%]\s*/\2\s*[>%]\}}\}}"
+    single = re.compile(rf"(?s)\{{\{{([<%])\s*({names})(?![\w-])((?:(?!\}}\}}).)*?)\s*/?[>%]\}}\}}")
+    _innermost_first(
+        text, names, lambda m, _l: _render(templates[m.group(2)], m.group(3), m.group(4))
     )
-    single = re.compile(rf"(?s)\{{\{{([<%])\s*({names})\b(.*?)\s*/?[>%]\}}\}}")
-    text.sub(paired, lambda m, _l: _render(templates[m.group(2)], m.group(3), m.group(4)))
     text.sub(single, lambda m, _l: _render(templates[m.group(2)], m.group(3), ""))
 
 
-def _render(template: str, raw: str, inner: str) -> str:
+def _params(raw: str) -> tuple[dict[str, str], list[str]]:
+    """A call's named and positional parameters, as Hugo reads them."""
     named: dict[str, str] = {}
     positional: list[str] = []
     for match in PARAM.finditer(raw):
@@ -73,6 +79,11 @@ def _render(template: str, raw: str, inner: str) -> str:
             named[match.group(1)] = value or ""
         else:
             positional.append(value or "")
+    return named, positional
+
+
+def _render(template: str, raw: str, inner: str) -> str:
+    named, positional = _params(raw)
 
     variables: dict[str, str] = {}
 
@@ -100,3 +111,72 @@ def _render(template: str, raw: str, inner: str) -> str:
     lines = [line.strip() for line in ACTION.sub(action, template).split("\n")]
     rendered = "\n".join(line for line in lines if line)
     return "\n\n" + rendered.replace("\x0e", "\n\n" + inner.strip("\n") + "\n\n") + "\n\n"
+
+
+# A block shortcode's kind, by its name or its ``type``: this site's theorem-like kinds
+# (``#thm-``...), its proofs, or a callout.
+THEOREMS = {
+    **{"theorem": "thm", "lemma": "lem", "corollary": "cor", "proposition": "prp"},
+    **{"definition": "def", "example": "exm", "exercise": "exr"},
+}
+
+
+def blocks(
+    text: Text, names: dict[str, str], notes: PostNotes, figure: Callable[[str, str], str]
+) -> None:
+    """The site's own block shortcodes whose templates do more than fill in (``{{% env
+    type="theorem" title="T" %}}...{{% /env %}}``): their inner Markdown is what the
+    reader read. A theorem, lemma, proof or callout by name or ``type`` becomes this
+    site's; one with a ``src`` is a figure, its inner text the caption (``figure(src,
+    caption)`` writes it); any other keeps its inner text (reported), only its frame lost."""
+    if not names:
+        return
+    count = 0
+
+    def block(match: Match[str], line: int) -> str:
+        nonlocal count
+        name, raw, inner = match.group(2), match.group(3), match.group(4).strip("\n")
+        named, positional = _params(raw)
+        # Longer than any fence inside, so that an inner block closes before this one.
+        fence = ":" * max([3, *(len(f) + 1 for f in re.findall(r"(?m)^:{3,}", inner))])
+        given = named.get("type") or named.get("kind") or ""
+        candidates = [c.lower() for c in (given, *positional[:1], name) if c]
+        kind = next((c for c in candidates if c in THEOREMS or c == "proof"), None)
+        title = (named.get("title") or named.get("name") or "").replace('"', "'")
+        if named.get("src"):
+            return figure(named["src"], " ".join(inner.split()))
+        if kind == "proof":
+            return f"\n\n{fence} {{.proof}}\n{inner}\n{fence}\n\n"
+        if kind is not None:
+            count += 1
+            attrs = f"#{THEOREMS[kind]}-block-{count}" + (f' name="{title}"' if title else "")
+            return f"\n\n{fence} {{{attrs}}}\n{inner}\n{fence}\n\n"
+        callout = next((k for c in candidates if (k := callout_kind(c))), None)
+        label = title
+        if callout is None:  # ``env type="remark"``: a note headed by its kind
+            head = (given or name).replace("-", " ").replace("_", " ").capitalize()
+            label = f"{head} ({title})" if title else head
+            notes.add(line, f"shortcode {name!r} is a note here; its text is kept")
+        head = f"{fence} {{.callout-{callout or 'note'}" + (f' title="{label}"}}' if label else "}")
+        return f"\n\n{head}\n{inner}\n{fence}\n\n"
+
+    _innermost_first(
+        text, "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)), block
+    )
+
+
+def _innermost_first(text: Text, names: str, replace: Callable[[Match[str], int], str]) -> None:
+    """Replace each paired call of the shortcodes ``names`` (a regex alternation), the
+    innermost first, so that ``{{% list %}}{{% item %}}...{{% /item %}}{{% /list %}}``
+    and a block inside one of its own kind close where Hugo closes them. The match's
+    groups: 2 the name, 3 the parameters, 4 the inner text."""
+    paired = re.compile(
+        rf"(?s)\{{\{{([<%])\s*({names})(?![\w-])((?:(?!\}}\}}).)*?)\s*[>%]\}}\}}"
+        rf"((?:(?!\{{\{{[<%]\s*(?:{names})(?![\w-])).)*?)"
+        rf"\{{\{{[<%]\s*/\2\s*[>%]\}}\}}"
+    )
+    while True:
+        before = text.text
+        text.sub(paired, replace)
+        if text.text == before:
+            return
