@@ -537,3 +537,23 @@ def test_dollars_are_text_where_the_old_sites_math_read_none(
         assert page.count("<math") == 2
     else:
         assert "cost $5 and $10" in page and "for $b$." in page and page.count("<math") == 1
+
+
+def test_macros_in_a_quarto_folders_metadata(tmp_path: Path) -> None:
+    """``posts/_metadata.yml`` sets its folder's options: a MathJax header there defined
+    ``\\utt`` for every post under it, which failed each formula using it."""
+    old = tmp_path / "old"
+    (old / "posts").mkdir(parents=True)
+    (old / "_quarto.yml").write_text("project:\n  type: website\n")
+    (old / "posts/_metadata.yml").write_text(
+        "format:\n  html:\n    include-in-header:\n      - text: |\n"
+        "          <script>window.MathJax = {tex: {macros: {\n"
+        '            utt: ["\\\\underbrace{#1}_{\\\\text{#2}}", 2]}}};</script>\n'
+    )
+    (old / "posts/p.qmd").write_text("---\ntitle: P\ndate: 2024-02-03\n---\n\n$\\utt{x}{a}$\n")
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content" / "posts")
+    assert report.posts[0].failed == 0
+    assert yaml.safe_load((site / "site.yaml").read_text())["math"]["macros"] == {
+        "utt": "\\underbrace{#1}_{\\text{#2}}"
+    }

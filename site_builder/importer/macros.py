@@ -155,6 +155,11 @@ def _configs(source: Path, fmt: str) -> list[Path]:
         "quarto": ["_quarto.yml", "_quarto.yaml"],
     }[fmt]
     found = [source / n for n in names if (source / n).is_file()]
+    if fmt == "quarto":  # a folder's ``_metadata.yml`` sets its posts' options, headers too
+        skip = {"_site", "_freeze", "node_modules"}
+        found += sorted(
+            p for p in source.rglob("_metadata.y*ml") if not skip & set(p.relative_to(source).parts)
+        )
     if fmt == "hugo":
         found += sorted(
             p for p in (source / "config").glob("*/*") if p.suffix in (".toml", ".yaml", ".yml")

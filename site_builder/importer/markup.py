@@ -59,10 +59,29 @@ def mask_code(text: Text) -> None:
     fence would end the item in CommonMark, the rest of the code shown as text; Pandoc
     kept it in. Padded to the fence's indentation, which CommonMark strips, it is the
     same code, kept in."""
+    _comment_blocks(text)
     text.mask(FENCE, _pad_fence)
     text.mask(VERBATIM_HTML)
     text.mask(HTML_COMMENT)
     text.mask(INLINE_CODE)
+
+
+COMMENT_BLOCK = re.compile(r"(?ms)^[ ]{0,3}<!--.*?-->")
+
+
+def _comment_blocks(text: Text) -> None:
+    """An HTML comment that opens a line outside code hides all up to its ``-->``, as
+    CommonMark reads it: ``<!-- ```{tikz}`` ... ``` -->`` comments out a cell, and its last
+    line is no fence that opens code to the end of the post."""
+    found, pos = [], 0
+    while (comment := COMMENT_BLOCK.search(text.text, pos)) is not None:
+        fence = FENCE.search(text.text, pos)
+        if fence is not None and fence.start() <= comment.start():
+            pos = fence.end()  # a fence first: a comment in it is code
+            continue
+        found.append(comment)
+        pos = comment.end()
+    text.splice([(m.start(), m.end(), text.hide(m.group(0))) for m in found])
 
 
 def _pad_fence(match: Match[str]) -> str:
