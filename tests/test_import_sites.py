@@ -504,3 +504,16 @@ def test_a_hugo_sites_own_block_shortcodes_and_hugo_cite(tmp_path: Path) -> None
     page = (site / "public/posts/p/index.html").read_text()
     assert "Knuth, D. (1984)" in page and "Theorem 1" in page and "Lemma 1" in page
     assert "{}" not in page and "<strong>B.</strong>" in page
+
+
+def test_a_titles_parenthesised_math_is_a_formula() -> None:
+    """``title: "Some constructions of \\\\(G_2\\\\)"``: MathJax typeset it in the old heading;
+    copied as it was, the new page showed ``\\(G_2\\)``."""
+    notes = PostNotes(Path("p.md"))
+    meta = {
+        "title": "Some constructions of \\(G_2\\)",
+        "description": "On \\( \\mathfrak{g}_2 \\).",
+    }
+    front = map_front_matter(meta, "2024-11-14", notes, ("T", "x"))
+    assert front["title"] == "Some constructions of $G_2$"
+    assert front["description"] == "On $\\mathfrak{g}_2$."

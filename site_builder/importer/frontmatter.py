@@ -146,7 +146,7 @@ def map_front_matter(
     out: dict[str, Any] = {}
     title = meta.get("title") or meta.get("linkTitle")
     if isinstance(title, str | int | float) and str(title).strip():
-        out["title"] = " ".join(str(title).split())  # its math renders (``titles``)
+        out["title"] = _dollar_math(" ".join(str(title).split()))  # its math renders (``titles``)
     else:
         title, where = fallback_title  # and where it came from: the file name, a heading
         notes.add(1, f"no title: used '{title}' from {where}")
@@ -161,7 +161,7 @@ def map_front_matter(
         if isinstance(value, str) and value.strip():
             # al-folio set the description as HTML; here it is text (meta tags, the feed).
             plain = html.unescape(HTML_TAG.sub(" ", value)) if HTML_TAG.search(value) else value
-            out["description"] = " ".join(plain.split())
+            out["description"] = _dollar_math(" ".join(plain.split()))
             break
     tags = _words(meta.get("tags")) + _words(meta.get("categories"))
     taxonomies = meta.get("taxonomies")  # Zola's ``[taxonomies] tags = [...]``
@@ -234,6 +234,15 @@ def render_day(path: Path, meta: dict[str, Any], notes: PostNotes) -> str | None
         1, f"date: {value.strip()} is the day of the old site's build: used {day}, the file's"
     )
     return day
+
+
+# ``\(G_2\)`` in a title: MathJax typeset it in the old page's heading.
+PAREN_MATH = re.compile(r"\\\((.+?)\\\)")
+
+
+def _dollar_math(value: str) -> str:
+    """A title's or description's ``\\(x\\)`` as the ``$x$`` a title here renders."""
+    return PAREN_MATH.sub(lambda m: f"${m.group(1).strip()}$", value)
 
 
 def line_of(raw: str, key: str) -> int:
