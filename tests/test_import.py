@@ -221,7 +221,7 @@ def test_bad_input_is_reported_never_a_traceback(
     assert "Traceback" not in output.err
     assert "2024-01-02-binary.md: skipped: not UTF-8 text (byte 0xff at offset 0)" in output.err
     assert "2024-01-03-folder.md: skipped: cannot read it: Is a directory" in output.err
-    assert "2024-01-01-broken-yaml.md:2: front matter does not parse" in output.err
+    assert "2024-01-01-broken-yaml.md:2: front matter is not YAML" in output.err
     assert "Imported 1 of 3 jekyll posts" in output.out
     assert (tmp_path / "content/posts/broken-yaml.md").is_file()  # the name gave its date
     a_file = tmp_path / "a-file"

@@ -517,3 +517,23 @@ def test_a_titles_parenthesised_math_is_a_formula() -> None:
     front = map_front_matter(meta, "2024-11-14", notes, ("T", "x"))
     assert front["title"] == "Some constructions of $G_2$"
     assert front["description"] == "On $\\mathfrak{g}_2$."
+
+
+def test_pelican_front_matter_in_any_case_and_not_yaml() -> None:
+    """Pelican reads ``Title:``/``Date:`` in any case, and ``title: Models: Diffusion``
+    between ``---`` lines as ``Key: value`` lines: both lost their title and date."""
+    notes = PostNotes(Path("p.md"))
+    text = "---\ntitle: Models: Diffusion\ndate: 2024-02-04 07:00\nSlug: diff\n---\n\nText.\n"
+    assert split(text, notes).meta == {
+        "title": "Models: Diffusion",
+        "date": "2024-02-04 07:00",
+        "slug": "diff",
+    }
+    assert [n.message.split(" (")[0] for n in notes.notes] == ["front matter is not YAML"]
+    text = "---\nTitle: Spherical Harmonics\nDate: 2024-10-26 07:00\nTags: cs\ntitle_x: 1\n---\n"
+    assert split(text, notes).meta == {
+        "title": "Spherical Harmonics",
+        "date": "2024-10-26 07:00",
+        "tags": "cs",
+        "title_x": 1,
+    }

@@ -89,11 +89,33 @@ def split(text: str, notes: PostNotes) -> Source:
         mark = getattr(exc, "problem_mark", None)
         line = 2 + (mark.line if mark is not None else 0)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        notes.add(line, f"front matter does not parse ({problem}); it was ignored")
-        meta = {}
+        # ``title: Models: Diffusion``: not YAML, but Pelican's ``Key: value`` lines.
+        plain = _metadata_lines([*lines[1:end], ""]) if fence == "---" else None
+        if plain is not None:
+            why = "read as Key: value lines, as Pelican reads them"
+            notes.add(line, f"front matter is not YAML ({problem}): {why}")
+        else:
+            notes.add(line, f"front matter does not parse ({problem}); it was ignored")
+        meta = plain.meta if plain is not None else {}
     if not isinstance(meta, dict):
         meta = {}
-    return Source(meta, "\n".join(lines[end + 1 :]), end + 2)
+    return Source(_lower_keys(meta), "\n".join(lines[end + 1 :]), end + 2)
+
+
+# Pelican reads its metadata's keys in any case (``Title:``, ``Date:``).
+CASELESS_KEYS = {"title", "date", "tags", "category", "slug", "summary", "status", "modified"}
+
+
+def _lower_keys(meta: dict[Any, Any]) -> dict[Any, Any]:
+    """``Title``, ``Date``... as the lower-case keys they mean, where those are not given."""
+    found = {k.lower(): k for k in meta if isinstance(k, str) and k.lower() in CASELESS_KEYS}
+    renamed = {k: low for low, k in found.items() if k != low and low not in meta}
+    if not renamed:
+        return meta
+    out = {renamed.get(k, k): v for k, v in meta.items()}
+    if "category" in out and "categories" not in out and "category" in renamed.values():
+        out["categories"] = out.pop("category")
+    return out
 
 
 def _dated_name(path: Path) -> tuple[str, str | None]:
