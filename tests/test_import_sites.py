@@ -537,3 +537,27 @@ def test_pelican_front_matter_in_any_case_and_not_yaml() -> None:
         "tags": "cs",
         "title_x": 1,
     }
+
+
+def test_an_include_that_only_loads_scripts_goes(tmp_path: Path) -> None:
+    """``{% include katex.html %}`` at the top of each post loaded KaTeX and showed
+    nothing: it goes (reported once); an include that shows text is still reported."""
+    old = tmp_path / "old"
+    (old / "_includes").mkdir(parents=True)
+    (old / "_posts").mkdir()
+    (old / "_includes/katex.html").write_text(
+        '<link rel="stylesheet" href="katex.css">\n<script src="katex.js"></script>\n'
+        "<script>renderMathInElement(document.body);</script>\n{% if page.x %}{% endif %}\n"
+    )
+    (old / "_includes/row.html").write_text("<tr><td>{{ include.a }}</td></tr>\n")
+    (old / "_posts/2020-01-01-a.md").write_text(
+        "---\ntitle: A\n---\n{% include katex.html %}\n\nText $x$.\n\n{% include row.html a=1 %}\n"
+    )
+    into = tmp_path / "site/content/posts"
+    report = import_posts(old, into)
+    written = (into / "a.md").read_text()
+    assert "katex" not in written and "Text $x$." in written and "row.html" in written
+    assert [n.message.split(":")[0] for n in report.notes] == [
+        "1 include(s) of a file that only loads scripts or styles, which the build does without",
+        "Liquid tag not converted",
+    ]

@@ -33,11 +33,22 @@ The numbers, per blog and in total:
   it, ``src``, a count of post-like source files made without the importer, as a check;
 - built: posts whose page the build wrote (``clean`` + ``leftovers``);
 - clean: built, and nothing unconverted visible on the page;
-- unnamed: posts not built (``build``, ``draft``, ``skipped``) that ``import`` did not name
-  at a ``path:line`` (a skipped post counts as named by its ``skipped:`` line);
+- draft: posts imported as drafts (the old site did not publish them either); they count
+  as not built, and the totals also give the shares without them;
+- unnamed: posts not built (``build``, ``draft``, ``skipped``) whose source or written file
+  the import log never names with a line number (``path:line``, or a notebook's ``path:
+  cell N, line M``); any note at a line counts, not only one about what stopped the
+  build. A skipped post counts as named by its ``skipped:`` line;
 - formulas: unique (TeX, display) formulas per blog; the share each engine converts. A
-  formula that appears several times converts only if every use converts;
+  formula that appears several times converts only if every use converts. An
+  ``\\eqref{x}`` in the text, outside math, is a formula too (MathJax read it as one);
 - display: the same, for display formulas alone.
+
+MathJax's verdict: each post is one MathJax document (its ``\\newcommand`` and labels
+hold for it alone, a label defined twice is an error, as on the old page), ``tags:
+'ams'``; a formula fails on a TeX error or on a command no package or macro defines
+(``noundefined`` drew it in red). ``--mathjax-autoload`` adds the packages MathJax 3's
+usual components load on first use (``\\textcolor``, ``\\cancel``, ``\\ce``...).
 """
 
 from __future__ import annotations
@@ -293,6 +304,7 @@ def run(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> tup
 
 
 def _text(data: bytes | str | None) -> str:
+    """A timed-out command's partial output, which may come as bytes even in text mode."""
     if data is None:
         return ""
     return data if isinstance(data, str) else data.decode("utf-8", "replace")
@@ -365,15 +377,15 @@ def _named_units(site: Path, output: str) -> dict[str, list[str]]:
 
 def _unit(site: Path, path: Path) -> str | None:
     """What to move for an error at ``path``: a post's file, or its folder (a bundle); a
-    page's file. None when nothing there is a source."""
+    page's file. None for anything else (content/references.bib serves every post)."""
     parts = path.parts
     if len(parts) >= 3 and parts[1] == "posts":
         unit = Path(*parts[:3])
-    elif len(parts) >= 3 and parts[1] == "pages":
-        unit = path if path.suffix in (".md", ".ipynb") else path.parent
-    else:
+    elif len(parts) >= 3 and parts[1] == "pages" and path.suffix in (".md", ".ipynb"):
         unit = path
-    return unit.as_posix() if (site / unit).exists() and unit != Path("content") else None
+    else:
+        return None
+    return unit.as_posix() if (site / unit).exists() else None
 
 
 # --- formulas as the build sees them -----------------------------------------------------
@@ -456,11 +468,13 @@ class Recorder:
             for module, name, original in saved:
                 setattr(module, name, original)
 
-    def take(self) -> list[FormulaUse]:
-        """The uses of the render just done that its page kept, in order; then forget them."""
+    def take(self) -> tuple[list[FormulaUse], int]:
+        """The uses of the render just done that its page kept, in order, and how many it
+        did not keep (a render that stopped early keeps none); then forget them."""
         kept = [use for use in self.uses if id(use) in self._kept]
+        dropped = len(self.uses) - len(kept)
         self.uses, self._tokens, self._kept = [], {}, set()
-        return kept
+        return kept, dropped
 
 
 def _bound(wrapper: Any, original: Any) -> Any:
@@ -503,6 +517,7 @@ def collect_formulas(
             if kind is None:
                 problems.append(f"{rel}: not a source the build reads")
                 continue
+            stopped = ""
             try:
                 source, _ = content.read_post(site / rel, Path(rel), config, None, kind)
                 source, body, text = content.reload(source, config)
@@ -513,10 +528,13 @@ def collect_formulas(
                 runners = render.uncached_runners(source, config)
                 render.render_markdown(body, inputs, config.root, None, runners, text)
             except (BuildError, BuildErrors) as exc:
-                problems.append(f"{rel}: {str(exc).splitlines()[0][:200]}")
+                stopped = str(exc).splitlines()[0][:200]
             except Exception as exc:  # the build would crash here too: a finding
-                problems.append(f"{rel}: CRASH {type(exc).__name__}: {exc}"[:300])
-            found[rel] = recorder.take()
+                stopped = f"CRASH {type(exc).__name__}: {exc}"[:300]
+            found[rel], dropped = recorder.take()
+            if stopped:
+                unjudged = f" ({dropped} formulas not judged)" if dropped else ""
+                problems.append(f"{rel}: {stopped}{unjudged}")
     return found, problems
 
 
@@ -539,6 +557,8 @@ def mathjax_macros(site: Path, post: Path) -> dict[str, Any]:
 
 
 def _mathjax_macro(value: Any) -> Any:
+    """One macro in MathJax's form. site.yaml may give a body with ``#1`` and no count
+    (the build counts the arguments itself); MathJax needs ``[body, n]``."""
     if isinstance(value, list) and value:
         return [str(value[0]), *value[1:]]
     body = str(value)
@@ -547,6 +567,7 @@ def _mathjax_macro(value: Any) -> Any:
 
 
 def _yaml_file(path: Path) -> Any:
+    """The file's YAML, or None: a site.yaml the build refuses has no macros to share."""
     try:
         return yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError):
@@ -554,6 +575,8 @@ def _yaml_file(path: Path) -> Any:
 
 
 def _front_matter(path: Path) -> Any:
+    """A Markdown post's front matter as written (MathJax's macro lists kept as lists), or
+    None; a notebook's macros are the site's alone here."""
     if path.suffix != ".md":
         return None
     try:
@@ -743,6 +766,8 @@ def classify(
 
 
 def _relative(path: str | None, root: Path) -> str | None:
+    """A written file as the build names it (relative to the site), so the import's and the
+    build's messages can be matched."""
     if path is None:
         return None
     full = Path(path).resolve()
@@ -750,6 +775,10 @@ def _relative(path: str | None, root: Path) -> str | None:
 
 
 def _first_error(output: str) -> str:
+    """The line that says what went wrong: a traceback's exception, else the first line
+    that is not a warning."""
+    if TRACEBACK in output:
+        return tracebacks(output, "crash")[0]
     lines = [line for line in output.splitlines() if line.strip() and "warning:" not in line]
     return lines[0][:200] if lines else "(no output)"
 
@@ -767,11 +796,11 @@ def tracebacks(output: str, where: str) -> list[str]:
 # --- counting source posts, and the engine ----------------------------------------------
 
 
-def count_source_posts(source: Path) -> tuple[int, str]:
-    """Post-like files, counted without the importer, as a check on its count: those in a
+def source_posts(source: Path) -> tuple[list[Path], str]:
+    """Post-like files, found without the importer, as a check on its count: those in a
     posts folder (``_posts``, ``posts``, ``blog``...), else Hugo's ``content/``, else every
-    Markdown-like file. Twins (``x.Rmd`` beside ``x.md``) count once; drafts folders and
-    ``_``-prefixed files (``_index.md``) not at all."""
+    Markdown-like file; and the rule used. Twins (``x.Rmd`` beside ``x.md``) count once;
+    drafts folders and ``_``-prefixed files (``_index.md``) not at all."""
     files = [p for p in _files(source) if _post_like(p, source)]
     in_posts = [p for p in files if POST_DIRS & {part.lower() for part in _dirs(p, source)}]
     if in_posts:
@@ -781,10 +810,12 @@ def count_source_posts(source: Path) -> tuple[int, str]:
         files, rule = [p for p in files if p.parent != source / "content"], "Hugo content/"
     else:
         rule = "every Markdown-like file"
-    return len({(p.parent, p.stem) for p in files}), rule
+    once = {(p.parent, p.stem): p for p in sorted(files)}
+    return sorted(once.values()), rule
 
 
 def _dirs(path: Path, source: Path) -> tuple[str, ...]:
+    """The folders between ``source`` and the file."""
     return path.relative_to(source).parts[:-1]
 
 
@@ -852,7 +883,8 @@ def measure_site(
     work = set_dir.resolve() / "work"
     work.mkdir(exist_ok=True)
     result = SiteResult(name, engine=engine_of(set_dir / "SOURCES.md", name))
-    result.source_posts, result.source_rule = count_source_posts(source)
+    counted, result.source_rule = source_posts(source)
+    result.source_posts = len(counted)
     result.packages = sorted(set(site_packages(source)) | set(AUTOLOAD if autoload else ()))
     site = fresh_site(work / name)
     failed = work / f"{name}.failed"
@@ -861,8 +893,11 @@ def measure_site(
     code, log, report = run_import(site, source, work / f"{name}.import.log")
     result.import_code = code
     result.tracebacks += tracebacks(log, "import")
-    if report is None:
+    if report is None:  # the import stopped: the posts counted without it did not come across
         result.site_error = "import: " + _first_error(log)
+        why = f"the import stopped: {_first_error(log)}"
+        shown = [p.relative_to(source.parent).as_posix() for p in counted]
+        result.outcomes = [PostOutcome(p, None, "skipped", [why], named=False) for p in shown]
         result.seconds = time.perf_counter() - started
         return result
     result.import_format = report["format"]
@@ -891,6 +926,7 @@ def measure_site(
 
 
 def share(part: int, whole: int) -> float:
+    """A percentage; nothing to measure counts as all of it (no formulas: none failed)."""
     return 100.0 * part / whole if whole else 100.0
 
 
@@ -911,7 +947,8 @@ def print_report(results: list[SiteResult], verbose: bool) -> bool:
     for r in results:
         n, sb, mj = formula_shares(r, False)
         dn, dsb, dmj = formula_shares(r, True)
-        engine = r.engine or (f"({r.import_format})" if r.import_format else "?")
+        engine = re.sub(r"\s*\(.*", "", r.engine)  # "Jekyll (minima, MathJax 3)": Jekyll
+        engine = engine or (f"({r.import_format})" if r.import_format else "?")
         print(
             f"{r.name[:22]:22} {engine[:12]:12} {r.found:5} {r.source_posts:5} "
             f"{r.stages()['draft']:5} {r.built:5} {r.clean:5} {r.unnamed:5}  "
@@ -922,6 +959,7 @@ def print_report(results: list[SiteResult], verbose: bool) -> bool:
         )
     if verbose:
         print_details(results)
+        print_causes(results)
     posts = sum(r.found for r in results)
     built = sum(r.built for r in results)
     clean = sum(r.clean for r in results)
@@ -978,7 +1016,16 @@ def print_report(results: list[SiteResult], verbose: bool) -> bool:
 def print_details(results: list[SiteResult]) -> None:
     """Every non-clean post, traceback and formula the build fails on."""
     for r in results:
-        print(f"\n== {r.name}: packages {r.packages or '-'}; {r.build_rounds} build(s)")
+        unique = r.unique()
+        only_sb = sum(1 for u in unique if not u.ok and u.mathjax_ok)
+        only_mj = sum(1 for u in unique if u.ok and not u.mathjax_ok)
+        both = sum(1 for u in unique if not u.ok and not u.mathjax_ok)
+        print(f"\n== {r.name}: {r.engine or r.import_format}; {r.build_rounds} build(s)")
+        print(f"  MathJax packages beyond the base: {', '.join(r.packages) or '-'}")
+        print(
+            f"  unique formulas failing: {only_sb} in site_builder only, {only_mj} in MathJax "
+            f"only, {both} in both; source posts counted by: {r.source_rule}"
+        )
         if r.site_error:
             print(f"  SITE: {r.site_error}")
         for trace in r.tracebacks:
@@ -992,13 +1039,41 @@ def print_details(results: list[SiteResult]) -> None:
             print(f"  {o.stage:9} {o.source}{flag}")
             for detail in o.details[:3]:
                 print(f"              {detail[:160]}")
-        for u in r.unique():
+        for u in unique:
             if not u.ok:
                 mathjax = "ok" if u.mathjax_ok else f"fails too: {u.mathjax_message[:70]}"
                 tex = " ".join(u.tex.split())[:90]
                 kind = "display" if u.display else "inline"
                 print(f"  formula ({kind}, {u.post}): {tex}")
                 print(f"      site_builder: {u.message[:110]}; MathJax {mathjax}")
+
+
+def print_causes(results: list[SiteResult]) -> None:
+    """Posts not clean by cause, and formulas site_builder fails by message: what to fix
+    first. A cause is the first detail's kind, without what differs from post to post."""
+    causes: Counter[str] = Counter()
+    for r in results:
+        for o in r.outcomes:
+            if o.stage != "clean":
+                kinds = {_cause(d) for d in o.details[:5]} or {""}
+                causes.update(f"{o.stage}: {kind}" for kind in kinds)
+    formulas: Counter[str] = Counter()
+    for r in results:
+        formulas.update(_cause(u.message) for u in r.unique() if not u.ok)
+    for title, counter in (("Posts not clean, by cause", causes), ("Formulas", formulas)):
+        if counter:
+            print(f"\n{title}:")
+            for cause, count in counter.most_common(25):
+                print(f"  {count:5}  {cause}")
+
+
+def _cause(detail: str) -> str:
+    """``detail`` without its particulars (its path, quoted text, arguments, numbers, the
+    snippet after the kind), keeping a command's name: ``unknown LaTeX command \\rule``."""
+    head = re.sub(r"^content/\S+?(?::\d+)*: ", "", detail).split(": ", 1)[0]
+    head = re.sub(r" \(did you mean [^)]*\)", "", head)
+    head = re.sub(r"'[^']*'|\"[^\"]*\"|\{[^{}]*\}|\d+", "…", head)
+    return head[:80]
 
 
 def as_json(results: list[SiteResult]) -> list[dict[str, Any]]:

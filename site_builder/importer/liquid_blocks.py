@@ -124,6 +124,7 @@ def run(
     expand(text, page, site, notes)
     page_values(text, page)
     include_relative(text, *folders, notes)
+    loader_includes(text, folders[1], notes)
 
 
 def page_values(text: Text, page: Mapping[str, Any]) -> None:
@@ -267,3 +268,34 @@ def include_relative(text: Text, post_dir: Path, root: Path, notes: PostNotes) -
         return text.hide(comment_out(match.group(0)))
 
     text.sub(INCLUDE_RELATIVE, include)
+
+
+INCLUDE = re.compile(r"\{%-?\s*include\s+([\w./-]+)[^%]*-?%\}")
+# What a page loads and does not show: scripts, styles, links, metadata, comments, Liquid
+# tags (its ``{{ values }}`` show).
+UNSEEN = re.compile(
+    r"(?is)<(script|style)\b.*?</\1\s*>|<(?:link|meta|base)\b[^>]*>|<!--.*?-->|\{%.*?%\}"
+)
+
+
+def loader_includes(text: Text, root: Path, notes: PostNotes) -> None:
+    """``{% include katex.html %}`` in a post: an ``_includes`` file that only loads
+    scripts and styles (KaTeX's, MathJax's) showed nothing, and the build does that
+    work here; it goes, reported once, rather than as a construct to fix by hand."""
+    found: list[int] = []
+
+    def include(match: re.Match[str], line: int) -> str:
+        target = root / "_includes" / match.group(1)
+        try:
+            shown = UNSEEN.sub("", target.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError):
+            return match.group(0)
+        if re.sub(r"<[^>]*>", "", shown).strip():
+            return match.group(0)
+        found.append(line)
+        return ""
+
+    text.sub(INCLUDE, include)
+    if found:
+        why = "only loads scripts or styles, which the build does without"
+        notes.add(found[0], f"{len(found)} include(s) of a file that {why}: left out")
