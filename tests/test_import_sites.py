@@ -12,7 +12,7 @@ from site_builder.build import build
 from site_builder.cli import main
 from site_builder.config import load_config
 from site_builder.importer import convert_post, import_posts
-from site_builder.importer.finding import detect
+from site_builder.importer.finding import detect, find_posts
 from site_builder.importer.frontmatter import map_front_matter, split
 from site_builder.importer.report import PostNotes
 from tests.conftest import ROOT, make_site
@@ -561,3 +561,43 @@ def test_an_include_that_only_loads_scripts_goes(tmp_path: Path) -> None:
         "1 include(s) of a file that only loads scripts or styles, which the build does without",
         "Liquid tag not converted",
     ]
+
+
+def test_a_hexo_sites_scaffolds_drafts_and_themes_are_not_posts(tmp_path: Path) -> None:
+    """Hexo keeps the templates of new posts in ``scaffolds/`` (``{{ title }}`` in them),
+    unpublished drafts in ``source/_drafts/`` and theme docs in ``themes/``: all were
+    imported as posts beside ``source/_posts/``."""
+    old = tmp_path
+    for name in (
+        "scaffolds/post.md",
+        "source/_drafts/d.md",
+        "themes/next/docs/AGPL.md",
+        "source/_posts/a.md",
+        "source/about/index.md",
+    ):
+        (old / name).parent.mkdir(parents=True, exist_ok=True)
+        (old / name).write_text("---\ntitle: {{ title }}\n---\n")
+    (old / "_config.yml").write_text("title: Hexo\n")
+    files, _ = find_posts(old, "jekyll")
+    assert [str(p.relative_to(old)) for p in files] == [
+        "source/_posts/a.md",
+        "source/about/index.md",
+    ]
+
+
+def test_a_quarto_folders_metadata_gives_its_posts_a_bibliography(tmp_path: Path) -> None:
+    """``posts/_metadata.yml`` sets ``bibliography: ../references.bib`` for each post in
+    the folder: the import took only a post's own front matter, so a post citing
+    ``[@k]`` stopped the build on a citation without a bibliography."""
+    old = tmp_path / "old"
+    (old / "posts/p").mkdir(parents=True)
+    (old / "_quarto.yml").write_text("project:\n  type: website\n")
+    (old / "posts/_metadata.yml").write_text("bibliography: ../references.bib\nfreeze: true\n")
+    (old / "references.bib").write_text("@book{k, title={T}, author={A, B}, year={2000}}\n")
+    (old / "posts/p/index.qmd").write_text("---\ntitle: P\ndate: 2024-01-01\n---\n\nAs [@k].\n")
+    site = make_site(tmp_path / "site", ROOT)
+    import_posts(old, site / "content/posts")
+    written = (site / "content/posts/p/index.md").read_text()
+    assert "bibliography: references.bib" in written and "As [@k]." in written
+    build(load_config(site), site / "public")
+    assert "A, B. (2000)" in (site / "public/posts/p/index.html").read_text()

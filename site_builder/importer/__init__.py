@@ -149,7 +149,7 @@ def convert_post(
     assets = Assets(path.parent, roots)
     written: dict[str, str] = {}  # files whose text the import changed, by name
     bibliography = (
-        source.meta.get("bibliography")
+        meta.get("bibliography")
         or bib.scholar(site_vars, text.text)
         or (bib.site_wide(roots, text.text) if fmt == "hugo" else None)
     )
@@ -243,6 +243,8 @@ def import_posts(
         shown = path.relative_to(base.parent) if base.parent in path.parents else path
         roots_here = [r for r in roots if r.is_dir()]
         defaults = {**listing.get(path.stem, {}), **around.get(path, {})}
+        if fmt == "quarto":  # its folders' ``_metadata.yml``, under the post's own
+            defaults = {**quarto.folder_metadata(path, base), **defaults}
         try:
             if path.suffix == ".ipynb":
                 post = Converted(*notebooks.convert(path, shown, fmt, roots_here), suffix=".ipynb")

@@ -80,8 +80,13 @@ def find_posts(source: Path, fmt: str) -> tuple[list[Path], list[Path]]:
     if fmt == "jekyll":
         has_posts = (source / "_posts").is_dir()
         folders = [source / "_posts", *jekyll.collections(source)] if has_posts else [source]
+        if not has_posts and (source / "source" / "_posts").is_dir():  # Hexo: not its
+            folders = [source / "source"]  # scaffolds/ (new posts' templates) nor themes/
         files = [  # Jekyll ignores files whose name starts with _ or .
-            p for folder in folders for p in _walk(folder, MARKDOWN) if not p.name.startswith("_")
+            p
+            for folder in folders
+            for p in _walk(folder, MARKDOWN)
+            if not p.name.startswith("_") and "_drafts" not in p.relative_to(folder).parts
         ]
         return sorted(files), [source, *_pelican_content(source)]
     if fmt in ("hugo", "zola"):

@@ -207,3 +207,31 @@ def bring_draft(front: dict[str, Any], mode: str, line: int, notes: PostNotes) -
         return "page"
     notes.add(line, "draft: kept as a draft, as on the old site: the build leaves it out")
     return "post"
+
+
+# Keys of a folder's ``_metadata.yml`` that name a file, relative to that folder.
+FILE_KEYS = ("bibliography", "csl")
+
+
+def folder_metadata(path: Path, root: Path) -> dict[str, Any]:
+    """The options ``_metadata.yml`` files set for the posts under their folder (the
+    nearer folder's over the farther's), as defaults under a post's own front matter:
+    ``posts/_metadata.yml``'s ``bibliography: ../references.bib`` serves every post
+    there. A file it names is given relative to the post's folder."""
+    found: dict[str, Any] = {}
+    if root not in path.parents:
+        return found
+    folders = [root, *reversed([p for p in path.parents if root in p.parents])]
+    for folder in folders:
+        config = folder / "_metadata.yml"
+        try:
+            data = yaml.safe_load(config.read_text(encoding="utf-8")) if config.is_file() else {}
+        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            continue
+        if not isinstance(data, dict):
+            continue
+        for key, value in data.items():
+            if key in FILE_KEYS and isinstance(value, str):
+                value = os.path.relpath(os.path.normpath(folder / value), path.parent)
+            found[str(key)] = value
+    return found
