@@ -280,8 +280,10 @@ def fresh_site(folder: Path) -> Path:
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
     (folder / "site.yaml").write_text(SITE_YAML, encoding="utf-8")
-    for name in ("templates", "static"):
-        (folder / name).symlink_to(ROOT / name)
+    (folder / "templates").symlink_to(ROOT / "templates")
+    # A copy: the import writes into static/ (an al-folio profile's photo), never into
+    # this repository's own.
+    shutil.copytree(ROOT / "static", folder / "static")
     return folder
 
 

@@ -21,7 +21,7 @@ from typing import Any
 import yaml
 
 from site_builder.frontmatter import KNOWN_KEYS
-from site_builder.importer import dates
+from site_builder.importer import dates, pelican
 from site_builder.importer.report import PostNotes
 from site_builder.slug import slugify
 from site_builder.sources import author_line
@@ -99,23 +99,7 @@ def split(text: str, notes: PostNotes) -> Source:
         meta = plain.meta if plain is not None else {}
     if not isinstance(meta, dict):
         meta = {}
-    return Source(_lower_keys(meta), "\n".join(lines[end + 1 :]), end + 2)
-
-
-# Pelican reads its metadata's keys in any case (``Title:``, ``Date:``).
-CASELESS_KEYS = {"title", "date", "tags", "category", "slug", "summary", "status", "modified"}
-
-
-def _lower_keys(meta: dict[Any, Any]) -> dict[Any, Any]:
-    """``Title``, ``Date``... as the lower-case keys they mean, where those are not given."""
-    found = {k.lower(): k for k in meta if isinstance(k, str) and k.lower() in CASELESS_KEYS}
-    renamed = {k: low for low, k in found.items() if k != low and low not in meta}
-    if not renamed:
-        return meta
-    out = {renamed.get(k, k): v for k, v in meta.items()}
-    if "category" in out and "categories" not in out and "category" in renamed.values():
-        out["categories"] = out.pop("category")
-    return out
+    return Source(pelican.lower_keys(meta), "\n".join(lines[end + 1 :]), end + 2)
 
 
 def _dated_name(path: Path) -> tuple[str, str | None]:
@@ -330,26 +314,10 @@ def _authors(value: Any) -> str:
     return author_line(value)
 
 
-# Pelican's (and MultiMarkdown's) metadata: ``Title: x`` lines up to the first blank line.
-METADATA_LINE = re.compile(r"^([A-Za-z][\w-]*):[ \t]*(.*?)[ \t]*$")
-PELICAN_KEYS = {"category": "categories", "modified": "lastmod", "authors": "author"}
-
-
 def _metadata_lines(lines: list[str]) -> Source | None:
-    """A file that opens with ``Title:``/``Date:`` lines and a blank line (Pelican): its
-    metadata, as front matter. A first paragraph that only looks so (``Note: ...``) names
-    neither a title nor a date, and stays text."""
-    end = next((i for i, line in enumerate(lines) if not line.strip()), len(lines))
-    found = [METADATA_LINE.match(line) for line in lines[:end]]
-    if not end or not all(found):
+    """Pelican's ``Title:``/``Date:`` lines up to a blank line, as front matter."""
+    found = pelican.metadata(lines)
+    if found is None:
         return None
-    meta: dict[str, Any] = {}
-    for match in found:
-        assert match is not None  # every line matched, above
-        key = match.group(1).lower()
-        meta[PELICAN_KEYS.get(key, key)] = match.group(2)
-    if not {"title", "date"} & set(meta):
-        return None
-    if str(meta.get("status", "")).lower() == "draft":
-        meta["draft"] = True
+    meta, end = found
     return Source(meta, "\n".join(lines[end + 1 :]), end + 2)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from re import Match
+from typing import Any
 
 from site_builder.importer.common import page_link
 from site_builder.importer.text import Text
@@ -60,3 +61,44 @@ def _fenced(match: Match[str], _line: int) -> str:
     ]
     end = "\n" if body.endswith("\n") else ""
     return f"```{language.lower()}\n" + "\n".join(lines) + f"\n```{end}"
+
+
+# Pelican's (and MultiMarkdown's) metadata: ``Title: x`` lines up to the first blank line.
+METADATA_LINE = re.compile(r"^([A-Za-z][\w-]*):[ \t]*(.*?)[ \t]*$")
+PELICAN_KEYS = {"category": "categories", "modified": "lastmod", "authors": "author"}
+
+
+def metadata(lines: list[str]) -> tuple[dict[str, Any], int] | None:
+    """A file that opens with ``Title:``/``Date:`` lines and a blank line (Pelican): its
+    metadata, and the index of the blank line. A first paragraph that only looks so
+    (``Note: ...``) names neither a title nor a date, and stays text."""
+    end = next((i for i, line in enumerate(lines) if not line.strip()), len(lines))
+    found = [METADATA_LINE.match(line) for line in lines[:end]]
+    if not end or not all(found):
+        return None
+    meta: dict[str, Any] = {}
+    for match in found:
+        assert match is not None  # every line matched, above
+        key = match.group(1).lower()
+        meta[PELICAN_KEYS.get(key, key)] = match.group(2)
+    if not {"title", "date"} & set(meta):
+        return None
+    if str(meta.get("status", "")).lower() == "draft":
+        meta["draft"] = True
+    return meta, end
+
+
+# Pelican reads its metadata's keys in any case (``Title:``, ``Date:``).
+CASELESS_KEYS = {"title", "date", "tags", "category", "slug", "summary", "status", "modified"}
+
+
+def lower_keys(meta: dict[Any, Any]) -> dict[Any, Any]:
+    """``Title``, ``Date``... as the lower-case keys they mean, where those are not given."""
+    found = {k.lower(): k for k in meta if isinstance(k, str) and k.lower() in CASELESS_KEYS}
+    renamed = {k: low for low, k in found.items() if k != low and low not in meta}
+    if not renamed:
+        return meta
+    out = {renamed.get(k, k): v for k, v in meta.items()}
+    if "category" in out and "categories" not in out and "category" in renamed.values():
+        out["categories"] = out.pop("category")
+    return out
