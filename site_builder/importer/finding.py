@@ -78,15 +78,17 @@ def find_posts(source: Path, fmt: str) -> tuple[list[Path], list[Path]]:
     if source.is_file():
         return [source], [source.parent]
     if fmt == "jekyll":
-        has_posts = (source / "_posts").is_dir()
-        folders = [source / "_posts", *jekyll.collections(source)] if has_posts else [source]
-        if not has_posts and (source / "source" / "_posts").is_dir():  # Hexo: not its
+        # ``collections_dir: collections`` puts ``_posts`` (and each collection) there.
+        base = source / str(jekyll.site_config(source).get("collections_dir") or "")
+        posts = base / "_posts" if (base / "_posts").is_dir() else source / "_posts"
+        folders = [posts, *jekyll.collections(source)] if posts.is_dir() else [source]
+        if not posts.is_dir() and (source / "source" / "_posts").is_dir():  # Hexo: not its
             folders = [source / "source"]  # scaffolds/ (new posts' templates) nor themes/
-        files = [  # Jekyll ignores files whose name starts with _ or .
+        files = [  # Jekyll ignores files and folders whose name starts with _ or .
             p
             for folder in folders
             for p in _walk(folder, MARKDOWN)
-            if not p.name.startswith("_") and "_drafts" not in p.relative_to(folder).parts
+            if not p.name.startswith("_") and not _underscored(p.relative_to(folder).parts[:-1])
         ]
         return sorted(files), [source, *_pelican_content(source)]
     if fmt in ("hugo", "zola"):
@@ -104,6 +106,12 @@ def find_posts(source: Path, fmt: str) -> tuple[list[Path], list[Path]]:
         and (p.suffix != ".md" or not p.with_suffix(".qmd").exists())
     ] or _walk(source, (".qmd",))
     return sorted(files), [source]
+
+
+def _underscored(folders: tuple[str, ...]) -> bool:
+    """A folder Jekyll does not render (``_drafts``, ``_includes``, ``_temp``), but Hexo's
+    ``_posts`` under ``source/``."""
+    return any(f.startswith("_") and f != "_posts" for f in folders)
 
 
 def _pelican_content(source: Path) -> list[Path]:

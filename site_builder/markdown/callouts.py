@@ -44,7 +44,9 @@ _CONTAINER = "callout"
 
 def callouts_plugin(md: MarkdownIt) -> None:
     container_plugin(md, _CONTAINER, validate=_validate, render=_render_container)
-    md.core.ruler.before("text_join", "callouts", _prepare)
+    # Right after inline parsing: a title's ``$x$`` is parsed here, then prepared and
+    # converted with the post's other formulas.
+    md.core.ruler.after("inline", "callouts", _prepare)
     md.add_render_rule("callout_title_open", _render_title_open)
     md.add_render_rule("callout_title_close", _render_title_close)
 
@@ -75,9 +77,14 @@ def _prepare(state: StateCore) -> None:
             continue
         meta: dict[str, Any] = {"kind": kind, "id": ident, "classes": classes}
         heading = tokens[idx + 1] if idx + 1 < len(tokens) else None
-        if "title" in attrs:
-            meta["title_html"] = escapeHtml(attrs["title"])
-            meta["label"] = attrs["title"]
+        if "title" in attrs:  # Markdown, as Quarto reads it: ``title="Lion-$\\mathcal{K}$"``
+            children: list[Token] = []
+            state.md.inline.parse(attrs["title"], state.md, state.env, children)
+            title = Token("inline", "", 0, content=attrs["title"], map=token.map)
+            title.children = children
+            opening = Token("callout_title_open", "p", 1, meta=meta)
+            tokens[idx + 1 : idx + 1] = [opening, title, Token("callout_title_close", "p", -1)]
+            meta["label"] = alt_text(children)
         elif heading is not None and heading.type == "heading_open":
             # The heading becomes the title: out of the outline and the id sequence.
             heading.type, tokens[idx + 3].type = "callout_title_open", "callout_title_close"
