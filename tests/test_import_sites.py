@@ -601,3 +601,22 @@ def test_a_quarto_folders_metadata_gives_its_posts_a_bibliography(tmp_path: Path
     assert "bibliography: references.bib" in written and "As [@k]." in written
     build(load_config(site), site / "public")
     assert "A, B. (2000)" in (site / "public/posts/p/index.html").read_text()
+
+
+def test_jekylls_collections_dir_and_underscored_folders(tmp_path: Path) -> None:
+    """``collections_dir: collections`` keeps ``_posts`` under ``collections/``: the
+    importer walked the whole site instead, ``TODO.md``, ``AGENTS.md`` and old drafts in
+    ``_temp/`` with it. Without any ``_posts``, folders starting with ``_`` (which
+    Jekyll does not render) are left out."""
+    old = tmp_path / "old"
+    names = ("collections/_posts/2020-01-01-a.md", "TODO.md", "AGENTS.md", "about.md", "_temp/x.md")
+    for name in names:
+        (old / name).parent.mkdir(parents=True, exist_ok=True)
+        (old / name).write_text("---\ntitle: X\n---\nText.\n")
+    (old / "_config.yml").write_text("collections_dir: collections\n")
+    files, _ = find_posts(old, "jekyll")
+    assert [str(p.relative_to(old)) for p in files] == ["collections/_posts/2020-01-01-a.md"]
+    (old / "collections/_posts/2020-01-01-a.md").unlink()
+    (old / "collections/_posts").rmdir()
+    files, _ = find_posts(old, "jekyll")
+    assert [str(p.relative_to(old)) for p in files] == ["about.md"]

@@ -48,7 +48,10 @@ def _sniff(files: list[Path]) -> str:
 # Folders no generator reads posts from: dependencies, build output, version control.
 NOT_CONTENT = {"node_modules", "vendor", "_site", "_freeze", "_extensions", "public", "dist"}
 # A repository's own documents, beside the site in its root.
-REPO_FILES = {"readme", "license", "licence", "changelog", "contributing", "code_of_conduct"}
+REPO_FILES = {
+    *("readme", "license", "licence", "changelog", "contributing", "code_of_conduct"),
+    *("todo", "security", "agents", "claude", "gemini"),  # notes to people and coding agents
+}
 MARKDOWN = (".md", ".markdown", ".mdx")  # .mdx: Gatsby, Astro, Docusaurus, Next.js
 R_MARKDOWN = (".Rmd", ".rmd", ".Rmarkdown")  # blogdown and Quarto render them too
 
