@@ -987,6 +987,18 @@ def print_report(results: list[SiteResult], verbose: bool) -> bool:
         f"        without the {stages['draft']} drafts (the old site did not publish them "
         f"either): built {share(built, published):.2f}%, clean {share(clean, published):.2f}%"
     )
+    # A page whose text its old layout made (a listing, a tag cloud) has none to bring.
+    empty = sum(
+        1
+        for r in results
+        for o in r.outcomes
+        if o.stage == "skipped" and any("no text of its own" in d for d in o.details)
+    )
+    written = published - empty
+    print(
+        f"        and without the {empty} pages with no text of their own (their old layout "
+        f"made them): built {share(built, written):.2f}%, clean {share(clean, written):.2f}%"
+    )
     targets = [
         (
             f"formulas, as the build sees them: site_builder {share(sb, n):.2f}% "

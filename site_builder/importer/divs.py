@@ -190,7 +190,11 @@ def hugo_callouts(text: Text, notes: PostNotes) -> None:
 
 # GitHub's alerts (``> [!NOTE]``) and Obsidian's callouts (``> [!example]- Title``, the
 # ``-``/``+`` folding it): a blockquote whose first line names its kind.
-ALERT = re.compile(r"(?m)^[ \t]*> ?\[!([\w-]+)\][+-]?[ \t]*([^\n]*)\n((?:[ \t]*>[^\n]*(?:\n|$))*)")
+# One inside a quote (``> > [!update]``) keeps the outer quote's markers on its lines.
+ALERT = re.compile(
+    r"(?m)^((?:[ \t]*>)*?[ \t]*)> ?\[!([\w-]+)\][+-]?[ \t]*([^\n]*)\n"
+    r"((?:\1>[^\n]*(?:\n|$))*)"
+)
 
 
 def alerts(text: Text, notes: PostNotes) -> None:
@@ -198,15 +202,16 @@ def alerts(text: Text, notes: PostNotes) -> None:
     does not know is a note, and reported."""
 
     def alert(match: Match[str], line: int) -> str:
-        name, title, body = match.group(1), match.group(2).strip(), match.group(3)
+        outer, name, title, body = match.group(1), match.group(2), match.group(3), match.group(4)
         kind = callout_kind(name)
         if kind is None:
             notes.add(line, f"callout [!{name}] has no kind here: it is a note")
             kind = "note"
-        inner = re.sub(r"(?m)^[ \t]*> ?", "", body).rstrip("\n")
-        quoted = title.replace('"', "'")  # the attribute parser reads no escapes
-        head = f'::: {{.callout-{kind} title="{quoted}"}}' if title else f"::: {{.callout-{kind}}}"
-        return f"{head}\n{inner}\n:::\n" if inner else f"{head}\n:::\n"
+        inner = re.sub(rf"(?m)^{re.escape(outer)}> ?", "", body).rstrip("\n")
+        quoted = title.strip().replace('"', "'")  # the attribute parser reads no escapes
+        head = f'::: {{.callout-{kind} title="{quoted}"}}' if quoted else f"::: {{.callout-{kind}}}"
+        block = f"{head}\n{inner}\n:::" if inner else f"{head}\n:::"
+        return "\n".join(outer + row if outer.strip() else row for row in block.split("\n")) + "\n"
 
     text.sub(ALERT, alert)
 
