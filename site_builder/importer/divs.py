@@ -197,19 +197,40 @@ ALERT = re.compile(
 )
 
 
+# A theorem-like block's kind, by its name (an alert's ``[!lemma]``, a shortcode's
+# ``type="lemma"``), as this site's ``#thm-`` ... ids name it.
+THEOREMS = {
+    **{"theorem": "thm", "lemma": "lem", "corollary": "cor", "proposition": "prp"},
+    **{"definition": "def", "example": "exm", "exercise": "exr"},
+}
+
+
 def alerts(text: Text, notes: PostNotes) -> None:
     """Alerts and callouts written as blockquotes become this site's callouts; a kind it
     does not know is a note, and reported."""
 
+    count = 0
+
     def alert(match: Match[str], line: int) -> str:
+        nonlocal count
         outer, name, title, body = match.group(1), match.group(2), match.group(3), match.group(4)
-        kind = callout_kind(name)
-        if kind is None:
-            notes.add(line, f"callout [!{name}] has no kind here: it is a note")
-            kind = "note"
         inner = re.sub(rf"(?m)^{re.escape(outer)}> ?", "", body).rstrip("\n")
         quoted = title.strip().replace('"', "'")  # the attribute parser reads no escapes
-        head = f'::: {{.callout-{kind} title="{quoted}"}}' if quoted else f"::: {{.callout-{kind}}}"
+        named = f' name="{quoted}"' if quoted else ""
+        # ``[!theorem] Title``: this site's numbered theorem (Obsidian's ``[!example]`` is
+        # a callout of its own)
+        if name.lower() in THEOREMS and name.lower() != "example":
+            count += 1
+            head = f"::: {{#{THEOREMS[name.lower()]}-alert-{count}{named}}}"
+        elif name.lower() == "proof":
+            head = f"::: {{.proof{named}}}"
+        else:
+            kind = callout_kind(name)
+            if kind is None:  # ``[!remark]``: a note headed by its kind, as it was
+                notes.add(line, f"callout [!{name}] has no kind here: it is a note")
+                kind, quoted = "note", quoted or name.replace("-", " ").capitalize()
+            titled = f' title="{quoted}"' if quoted else ""
+            head = f"::: {{.callout-{kind}{titled}}}"
         block = f"{head}\n{inner}\n:::" if inner else f"{head}\n:::"
         return "\n".join(outer + row if outer.strip() else row for row in block.split("\n")) + "\n"
 

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from re import Match
 
-from site_builder.importer.divs import callout_kind
+from site_builder.importer.divs import THEOREMS, callout_kind
 from site_builder.importer.report import PostNotes
 from site_builder.importer.text import Text
 
@@ -111,14 +111,6 @@ def _render(template: str, raw: str, inner: str) -> str:
     lines = [line.strip() for line in ACTION.sub(action, template).split("\n")]
     rendered = "\n".join(line for line in lines if line)
     return "\n\n" + rendered.replace("\x0e", "\n\n" + inner.strip("\n") + "\n\n") + "\n\n"
-
-
-# A block shortcode's kind, by its name or its ``type``: this site's theorem-like kinds
-# (``#thm-``...), its proofs, or a callout.
-THEOREMS = {
-    **{"theorem": "thm", "lemma": "lem", "corollary": "cor", "proposition": "prp"},
-    **{"definition": "def", "example": "exm", "exercise": "exr"},
-}
 
 
 def blocks(

@@ -48,8 +48,12 @@ def theorems_plugin(md: MarkdownIt) -> None:
     """Use before ``crossrefs``, which resolves ``@thm-`` references."""
     container_plugin(md, "theorem", validate=_validate_theorem, render=_render_theorem)
     container_plugin(md, "proof", validate=_validate_proof, render=_render_proof)
+    # Right after inline parsing, so that a name's ``$x$`` is converted with the rest.
+    md.core.ruler.after("inline", "theorem_names", _parse_names)
     md.core.ruler.before("text_join", "theorems", _prepare)
     md.add_render_rule("theorem_label", _render_label)
+    md.add_render_rule("theorem_name_open", lambda *a: " (")
+    md.add_render_rule("theorem_name_close", _render_name_close)
     md.add_render_rule("proof_end", _render_end)
 
 
@@ -62,6 +66,24 @@ def _validate_proof(params: str, markup: str) -> bool:
 
 
 # --- core rule: number, label, end proofs ---------------------------------------------------
+
+
+def _parse_names(state: StateCore) -> None:
+    """A ``name="Cauchy-Schwarz in $L^2$"`` is Markdown, math included, as Quarto reads it:
+    parsed into the block's first paragraph, after the label ``_prepare`` puts there."""
+    tokens = state.tokens
+    for idx, token in enumerate(tokens):
+        if token.type not in ("container_theorem_open", "container_proof_open"):
+            continue
+        parsed = parse_attributes(token.info) if "{" in token.info else None
+        name = parsed[2].get("name") if parsed else None
+        if not name or idx + 2 >= len(tokens) or tokens[idx + 1].type != "paragraph_open":
+            continue  # no name, or no paragraph to hold it: the label names it as text
+        children: list[Token] = []
+        state.md.inline.parse(name, state.md, state.env, children)
+        inline = tokens[idx + 2]
+        opening, closing = Token("theorem_name_open", "", 0), Token("theorem_name_close", "", 0)
+        inline.children = [opening, *children, closing, *(inline.children or [])]
 
 
 def _prepare(state: StateCore) -> None:
@@ -108,7 +130,12 @@ def _label(tokens: list[Token], idx: int, label: dict[str, Any]) -> None:
     first, close = _body(tokens, idx)
     if first < close and tokens[first].type == "paragraph_open":
         inline = tokens[first + 1]
-        inline.children = [Token("theorem_label", "", 0, meta=label), *(inline.children or [])]
+        children = inline.children or []
+        if children and children[0].type == "theorem_name_open":  # ``_parse_names``'
+            label = {**label, "name": None, "open": True}
+            closing = next(c for c in children if c.type == "theorem_name_close")
+            closing.meta = {"proof": bool(label.get("proof"))}
+        inline.children = [Token("theorem_label", "", 0, meta=label), *children]
     else:
         tokens[idx].meta["label"] = label
 
@@ -126,10 +153,19 @@ def _end_proof(tokens: list[Token], idx: int) -> None:
 
 
 def _label_html(label: dict[str, Any]) -> str:
+    """The label; left open (``open``) when the name's own tokens follow it."""
     name = f" ({escapeHtml(label['name'])})" if label.get("name") else ""
     if label.get("proof"):
-        return f'<span class="theorem-label"><em>{label["html"]}{name}.</em></span> '
-    return f'<span class="theorem-label"><strong>{label["html"]}</strong>{name}.</span> '
+        head = f'<span class="theorem-label"><em>{label["html"]}'
+        return head if label.get("open") else f"{head}{name}.</em></span> "
+    head = f'<span class="theorem-label"><strong>{label["html"]}</strong>'
+    return head if label.get("open") else f"{head}{name}.</span> "
+
+
+def _render_name_close(
+    self: Any, tokens: Sequence[Token], idx: int, options: OptionsDict, env: dict[str, Any]
+) -> str:
+    return ").</em></span> " if tokens[idx].meta.get("proof") else ").</span> "
 
 
 def _render_label(
