@@ -224,3 +224,28 @@ def test_site_yaml_keeps_its_comments_when_a_key_is_replaced(tmp_path: Path) -> 
         "# top\ntitle: T\nauthor:\n  name: Ada\n  bio: |-\n    One.\n\n    Two.\n\n"
         "# the address\nbase_url: https://e.org/\npublications: papers.bib\n"
     )
+
+
+def test_an_alfolio_site_of_collections_and_a_bare_month(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A site with no ``_posts``, its notes in published collections (``_stats-ml/``):
+    none came across; and ``month = july`` in ``papers.bib`` (no ``@string`` names
+    ``july``) stopped the whole build."""
+    source = tmp_path / "old"
+    (source / "_stats-ml").mkdir(parents=True)
+    (source / "_bibliography").mkdir()
+    (source / "_config.yml").write_text("collections:\n  stats-ml:\n    output: true\n")
+    (source / "_stats-ml/2024-01-02-kl.md").write_text("---\ntitle: KL\n---\n\n$D(p\\|q)$.\n")
+    (source / "_bibliography/papers.bib").write_text(
+        "@article{a,\n  title={A},\n  author={B, C},\n  year={2020},\n  month = july,\n}\n"
+    )
+    site = make_site(tmp_path / "site")
+    assert main(["-C", str(site), "import", str(source)]) == 0
+    out = capsys.readouterr()
+    said = out.out + out.err
+    assert "papers.bib: names no @string defines, kept as text: july" in said
+    assert (site / "content/posts/kl.md").is_file()
+    out = build_site(site)
+    assert (out / "posts/kl/index.html").is_file()
+    assert (out / "publications/index.html").is_file()

@@ -620,3 +620,15 @@ def test_jekylls_collections_dir_and_underscored_folders(tmp_path: Path) -> None
     (old / "collections/_posts").rmdir()
     files, _ = find_posts(old, "jekyll")
     assert [str(p.relative_to(old)) for p in files] == ["about.md"]
+
+
+def test_a_jekyll_site_of_collections_alone(tmp_path: Path) -> None:
+    """No ``_posts``, but published collections: their files are the posts (walking the
+    whole site instead had picked up its ``_pages`` and READMEs)."""
+    old = tmp_path / "old"
+    for name in ("_notes/a.md", "_drafts_old/b.md", "about.md"):
+        (old / name).parent.mkdir(parents=True, exist_ok=True)
+        (old / name).write_text("---\ntitle: X\n---\nText.\n")
+    (old / "_config.yml").write_text("collections:\n  notes:\n    output: true\n")
+    files, _ = find_posts(old, "jekyll")
+    assert [str(p.relative_to(old)) for p in files] == ["_notes/a.md"]

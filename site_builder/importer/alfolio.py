@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from site_builder.errors import BuildError
-from site_builder.importer import frontmatter, siteyaml, socials
+from site_builder.importer import frontmatter, jekyll, siteyaml, socials
 from site_builder.importer.report import ImportReport, Note, PostNotes
 
 LAYOUTS = ("page", "post", "distill")  # the layouts that lay out the page's own text
@@ -50,8 +50,9 @@ def find_about(source: Path) -> Path | None:
 def add(source: Path, site: Path | None, posts: list[Path], report: ImportReport) -> list[Path]:
     """The files to import as posts and pages; the papers, home text and profile are
     written now, when there is a site to write them into."""
-    if not (source / "_posts").is_dir():
-        posts = []  # without _posts/, its other Markdown (README, _news, _projects) is not posts
+    if not (source / "_posts").is_dir():  # its other Markdown (README, _news) is not posts;
+        collections = jekyll.collections(source)  # its published collections' notes are
+        posts = [p for p in posts if any(c in p.parents for c in collections)]
     if site is None:
         why = "papers.bib, the About page and the profile not imported: no site to write them to"
         report.site_notes.append(Note(source, None, why))
@@ -108,16 +109,20 @@ def import_site(source: Path, site: Path, base: Path, report: ImportReport) -> N
 
 def _papers(source: Path, site: Path, base: Path, notes: list[Note]) -> list[str]:
     """``papers.bib`` at the site's root and in ``publications:``, its PDFs in static/pdf/."""
+    from site_builder.importer.bib import tidy
     from site_builder.publications.source import scan
 
     bib = source / "_bibliography" / "papers.bib"
     if not bib.is_file():
         return []
     shown, target = _shown(bib, base), site / "papers.bib"
-    if target.exists() and target.read_bytes() != bib.read_bytes():
+    # Tidied as a post's .bib is: ``month = july`` (no @string) stopped the whole build.
+    text, messages = tidy(bib.read_text(encoding="utf-8", errors="replace"), "papers.bib")
+    if target.exists() and target.read_text(encoding="utf-8", errors="replace") != text:
         notes.append(Note(shown, None, "not imported: the site has a papers.bib already"))
         return []
-    shutil.copyfile(bib, target)
+    target.write_text(text, encoding="utf-8")
+    notes.extend(Note(shown, None, message) for message in messages)
     copied = 0
     for entry in scan(bib.read_text(encoding="utf-8", errors="replace")).values():
         for field in entry.fields:

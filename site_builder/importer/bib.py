@@ -39,22 +39,33 @@ def bring(
         name = found.stem + ".bib"
         notes.add(1, f"{found.name} (CSL JSON) written as {name}")
     renamed = safe_keys(raw_bib)
-    cleaned, dropped = clean_bib(raw_bib)
-    if dropped:
-        notes.add(1, f"{name}: repeated entries dropped: {', '.join(dropped)}")
-    cleaned, fields = drop_repeated_fields(cleaned)
-    if fields:
-        notes.add(1, f"{name}: repeated fields dropped (the first kept): {', '.join(fields)}")
-    cleaned, strings = undefined_strings(cleaned)
-    if strings:
-        notes.add(1, f"{name}: names no @string defines, kept as text: {', '.join(strings)}")
-    cleaned, names = brace_lists_of_names(cleaned)
-    if names:
-        notes.add(1, f"{name}: names BibTeX would split wrongly, kept whole: {'; '.join(names)}")
+    cleaned, messages = tidy(raw_bib, name)
+    for message in messages:
+        notes.add(1, message)
     written[name] = cleaned
     front["bibliography"] = name
     keys = frozenset(k for kind, k in BIB_ENTRY.findall(cleaned) if kind.lower() != "string")
     return keys, renamed
+
+
+def tidy(raw_bib: str, name: str) -> tuple[str, list[str]]:
+    """The ``.bib`` as the build reads it, and what was changed: BibTeX (and citeproc)
+    took repeated entries and fields, undefined ``@string`` names and lists of names
+    that pybtex refuses or splits wrongly."""
+    messages: list[str] = []
+    cleaned, dropped = clean_bib(raw_bib)
+    if dropped:
+        messages.append(f"{name}: repeated entries dropped: {', '.join(dropped)}")
+    cleaned, fields = drop_repeated_fields(cleaned)
+    if fields:
+        messages.append(f"{name}: repeated fields dropped (the first kept): {', '.join(fields)}")
+    cleaned, strings = undefined_strings(cleaned)
+    if strings:
+        messages.append(f"{name}: names no @string defines, kept as text: {', '.join(strings)}")
+    cleaned, names = brace_lists_of_names(cleaned)
+    if names:
+        messages.append(f"{name}: names BibTeX would split wrongly, kept whole: {'; '.join(names)}")
+    return cleaned, messages
 
 
 def scholar(site: dict[str, Any] | None, body: str) -> str | None:

@@ -84,8 +84,11 @@ def find_posts(source: Path, fmt: str) -> tuple[list[Path], list[Path]]:
         # ``collections_dir: collections`` puts ``_posts`` (and each collection) there.
         base = source / str(jekyll.site_config(source).get("collections_dir") or "")
         posts = base / "_posts" if (base / "_posts").is_dir() else source / "_posts"
-        folders = [posts, *jekyll.collections(source)] if posts.is_dir() else [source]
-        if not posts.is_dir() and (source / "source" / "_posts").is_dir():  # Hexo: not its
+        # Posts and every published collection (al-folio's ``_stats-ml/`` notes may be all
+        # there is); with neither, the site's Markdown wherever Jekyll renders it.
+        folders = [posts] if posts.is_dir() else []
+        folders = [*folders, *jekyll.collections(source)] or [source]
+        if folders == [source] and (source / "source" / "_posts").is_dir():  # Hexo: not its
             folders = [source / "source"]  # scaffolds/ (new posts' templates) nor themes/
         files = [  # Jekyll ignores files and folders whose name starts with _ or .
             p
