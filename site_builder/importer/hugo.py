@@ -160,7 +160,7 @@ def _citation(raw: str) -> str:
 
 def _dollar_forms(delimiters: set[str]) -> list[re.Pattern[str]]:
     """The formulas among ``delimiters`` that are dollar-delimited: ``$$`` blocks, then ``$``."""
-    forms = (("$$", markup.DISPLAY_BLOCK), ("$", markup.SINGLE_DOLLAR))
+    forms = (("$$", markup.DISPLAY_BLOCK), ("$", markup.LINE_SPANNING), ("$", markup.SINGLE_DOLLAR))
     return [pattern for opener, pattern in forms if opener in delimiters]
 
 

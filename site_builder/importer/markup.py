@@ -200,6 +200,11 @@ _IN_PARAGRAPH = r"(?:[^$\n\x00\x0b]|\n(?![ \t]*\n))"
 SPACED_DOLLAR = re.compile(
     rf"(?<![\\$])\$[ \t]*({_IN_PARAGRAPH}*?[\\^_{{]{_IN_PARAGRAPH}*?)\s*\$(?!\$)"
 )
+# MathJax's ``$`` at a line's end and its partner at a later line's start, the formula on
+# the lines between (``$\n\\begin{pmatrix}...\\end{pmatrix}\n$``), within a paragraph.
+LINE_SPANNING = re.compile(
+    r"(?m)(?<![\\$])\$[ \t]*\n((?:[ \t]*[^\s$\x00\x0b][^\n$\x00\x0b]*\n)+?)[ \t]*\$(?!\$)"
+)
 # ``$k < m $``: a space before the closing ``$`` only (a price has one after the opening
 # one, or a digit), on one line, short, then no Latin word (Chinese has no spaces to
 # wait for): MathJax's formula too.
@@ -303,6 +308,7 @@ def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
     if mathjax:  # before any pairing: its closing ``$`` would open the next formula
         spaced = lambda m, _l: text.hide("$" + (m.group(1) or m.group(2)).strip() + "$")  # noqa: E731
         text.sub(CJK_SPACED, spaced)
+        text.sub(LINE_SPANNING, lambda m, _l: text.hide("$" + m.group(1).strip() + "$"))
     # A table's cells are apart (MathJax saw each alone): no formula spans a ``|``.
     text.sub(TABLE, lambda m, _l: re.sub(r"(?<!\\)\|", "\x0b", m.group(0)))
     text.sub(ALONE_INLINE, lambda m, _l: _alone(m))
