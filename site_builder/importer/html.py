@@ -233,6 +233,13 @@ _PHRASE = re.compile(
     r"(?is)()(<(summary|figcaption|caption)\b[^>]*>)((?:(?!<\3[\s>]).)*?)(</\3\s*>)"
 )
 _CITATION = re.compile(r"\[-?@[\w:.-]+")
+# A list item's text before the list nested in it (``<li>Recurrence: $s$ ...<ul>``).
+_LEAD = re.compile(
+    r"(?ims)(^[ \t]*|)(<(li|dd)\b[^>]*>)((?:(?!<(?:li|dd|ul|ol|/li|/dd)[\s>]).)*?)"
+    r"[ \t]*()(?=<(?:ul|ol)\b)"
+)
+# A formula that opens a line, indented with the HTML: at the margin, never code.
+_INDENTED_FORMULA = re.compile(r"(?m)^[ \t]+(?=\x00|\$\$)")
 
 
 def open_math_html(text: Text) -> None:
@@ -270,6 +277,9 @@ def open_math_html(text: Text) -> None:
         if not holds_math(match.group(4)):
             return match.group(0)
         body = _dedent(text, match.group(4).strip("\n")).strip()
+        body = _INDENTED_FORMULA.sub("", body)
+        for placeholder in _PLACEHOLDER.findall(body):  # a display hidden with its indent
+            text.rehide(placeholder, lambda hidden: _INDENTED_FORMULA.sub("", hidden))
         # The closing tag at the margin: indented by four after a blank line, it is code.
         return f"{match.group(1)}{match.group(2)}\n\n{body}\n\n{match.group(5)}"
 
@@ -280,6 +290,7 @@ def open_math_html(text: Text) -> None:
     )
     text.sub(_DETAILS_BODY, details)
     text.sub(_CELL, cell)
+    text.sub(_LEAD, cell)
     text.sub(_PHRASE, cell)
     text.sub(_CONTAINER, cell)
     text.sub(_INLINE_OPEN, lambda m, _l: m.group(1))  # a body set off may start with one
