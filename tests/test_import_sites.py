@@ -273,6 +273,29 @@ def test_jekyll_scholar_citations_use_the_sites_bibliography(tmp_path: Path) -> 
     assert "Levine, S. (2018)" in page and "{%" not in page
 
 
+def test_jekyll_scholar_bibliography_file_of_a_post(tmp_path: Path) -> None:
+    """``{% bibliography --file normflow %}`` names the post's own ``.bib`` in the
+    bibliography folder: the site's default one was read instead (the keys missing from
+    it) and the tag was left to fix by hand."""
+    old = tmp_path / "old"
+    (old / "_posts").mkdir(parents=True)
+    (old / "_bibliography").mkdir()
+    (old / "_config.yml").write_text("plugins: [jekyll-scholar]\n")
+    (old / "_bibliography/normflow.bib").write_text(
+        "@article{rezende2015,\n  author = {Rezende, Danilo},\n  title = {Flows},\n"
+        "  year = {2015}\n}\n"
+    )
+    (old / "_posts/2020-01-01-flows.md").write_text(
+        "---\ntitle: Flows\n---\nFlows {% cite rezende2015 --file normflow %}.\n\n"
+        "{% bibliography --file normflow %}\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content/posts")
+    assert [str(n) for n in report.notes] == []
+    written = (site / "content/posts/flows/index.md").read_text()
+    assert "bibliography: normflow.bib" in written and "Flows [@rezende2015]." in written
+
+
 def test_a_quarto_post_comes_with_the_output_its_frozen_render_kept(tmp_path: Path) -> None:
     """``freeze: auto`` keeps each post's last render in ``_freeze/``: its cells' printed
     output and figures came across as nothing ("kept as code; its output is not

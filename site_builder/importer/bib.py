@@ -68,6 +68,9 @@ def tidy(raw_bib: str, name: str) -> tuple[str, list[str]]:
     return cleaned, messages
 
 
+SCHOLAR_FILE = re.compile(r"\{%-?\s*(?:bibliography|cite)\b[^%]*?--file\s+[\"']?([^\s\"'%]+)")
+
+
 def scholar(site: dict[str, Any] | None, body: str) -> str | None:
     """The site-wide ``.bib`` jekyll-scholar reads (``scholar: {bibliography, bibliography_dir}``
     in ``_config.yml``; its defaults ``references.bib`` in ``_bibliography/``), for a post
@@ -76,7 +79,9 @@ def scholar(site: dict[str, Any] | None, body: str) -> str | None:
         return None
     settings = site.get("scholar")
     settings = settings if isinstance(settings, dict) else {}
-    name = str(settings.get("bibliography") or "references")
+    # ``{% bibliography --file normflow %}`` (or a ``{% cite k --file x %}``): the post's own.
+    named = SCHOLAR_FILE.search(body)
+    name = named.group(1) if named else str(settings.get("bibliography") or "references")
     name = name if name.endswith((".bib", ".bibtex")) else name + ".bib"
     return f"{str(settings.get('bibliography_dir') or '_bibliography').strip('/')}/{name}"
 

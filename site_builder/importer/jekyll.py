@@ -75,8 +75,8 @@ D_WRAPPERS = re.compile(
     r"|</?d-(?:article|appendix|figure|title|byline)\b[^>]*>"
 )
 CITE_TAG = re.compile(r"\{%-?\s*cite\s+([^%]+?)\s*-?%\}")
-# jekyll-scholar's list of the works cited: the build puts one under every post that cites.
-CITED_LIST = re.compile(r"\{%-?\s*bibliography\s+[^%]*--cited(?:_in_order)?\b[^%]*-?%\}")
+# jekyll-scholar's ``{% bibliography %}``: the build lists the works a post cites under it.
+CITED_LIST = re.compile(r"\{%-?\s*bibliography\b[^%]*-?%\}")
 FIGURE = re.compile(r"\{%-?\s*include\s+figure(?:\.liquid|\.html)?\s+(.*?)\s*-?%\}", re.S)
 VIDEO = re.compile(r"\{%-?\s*include\s+video(?:\.liquid|\.html)?\s+(.*?)\s*-?%\}", re.S)
 PARAM = re.compile(r"""([\w-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\{\s*(.*?)\s*\}\}|([^\s"']+))""")
@@ -94,6 +94,10 @@ IMAGE_ROW = re.compile(
 )
 
 
+LIQUID_TAB = re.compile(r"\{%-?\s*tab\s+\S+\s+(.+?)\s*-?%\}[ \t]*\n?")
+LIQUID_TABS = re.compile(r"[ \t]*\{%-?\s*(?:tabs\s[^%]*|endtabs?\s*)-?%\}[ \t]*")
+
+
 def convert(text: Text, ctx: PostContext) -> None:
     """Rewrite a Jekyll body in place; masks stay until ``text.unmask()``."""
     # Liquid runs before Markdown in Jekyll, so {% raw %} is invisible even in code.
@@ -106,6 +110,9 @@ def convert(text: Text, ctx: PostContext) -> None:
         dollars.singles_as_text(text, ctx.notes)
     tufte.convert(text, ctx)
     katex_tags.convert(text)
+    # jekyll-tabs (al-folio's): ``{% tab group Proof %}``: each tab's name in bold over it.
+    text.sub(LIQUID_TAB, lambda m, _l: f"\n\n**{m.group(1).strip(chr(34) + chr(39))}**\n\n")
+    text.sub(LIQUID_TABS, lambda m, _l: "\n\n")
     text.sub(COMMENT, lambda m, _l: text.hide(comment_out(m.group(1).strip())))
     captured: dict[str, str] = {}
 
