@@ -160,6 +160,18 @@ def test_kramdowns_toc_list_turns_the_posts_toc_on(tmp_path: Path) -> None:
     assert "\ntoc: true\n" in converted.text and "TOC" not in converted.text
 
 
+@pytest.mark.parametrize(("fmt", "call"), [("hugo", "{{< toc >}}"), ("zola", "{{ toc() }}")])
+def test_hugos_and_zolas_toc_shortcodes_turn_the_posts_toc_on(
+    tmp_path: Path, fmt: str, call: str
+) -> None:
+    """Hugo's ``{{< toc >}}`` (a theme's) and Zola's ``{{ toc() }}`` were left to fix by hand."""
+    post = tmp_path / "post.md"
+    post.write_text(f"---\ntitle: T\ndate: 2024-01-01\n---\n\n{call}\n\n## A\n\nText.\n")
+    converted = convert_post(post, Path("post.md"), fmt, [tmp_path])
+    assert "\ntoc: true\n" in converted.text and "toc" not in converted.text.split("---")[2]
+    assert not converted.notes.notes
+
+
 def test_a_jekyll_file_name_with_a_one_digit_day(tmp_path: Path) -> None:
     """``2016-12-5-dissecting-rl.md``: Jekyll reads the date (one-digit months and days
     are allowed); here the date was kept in the slug and the post had no date."""

@@ -31,6 +31,7 @@ YOUTUBE = re.compile(r"""\{\{[<%]\s*youtube\s+(?:id=)?["']?([\w-]+)["']?[^>%]*[>
 TWEET = re.compile(r"""\{\{[<%]\s*tweet\s+(.*?)\s*[>%]\}\}""")
 CITE = re.compile(r"\{\{[<%]\s*cite[pt]?\s+(.*?)\s*/?[>%]\}\}")
 BIBLIOGRAPHY = re.compile(r"\{\{[<%]\s*(?:bibliography|references)\b[^>%]*[>%]\}\}")
+TOC = re.compile(r"\{\{[<%]\s*toc\s*/?[>%]\}\}")
 UNWRAP = re.compile(r"\{\{[<%]\s*/?(?:rawhtml|katex|math|raw)\s*[>%]\}\}")
 
 
@@ -76,6 +77,9 @@ def convert(text: Text, ctx: PostContext) -> None:
     if ctx.bib_keys is not None:  # hugo-cite's, with the site's bibliography
         text.sub(CITE, lambda m, _l: _citation(m.group(1)))
         text.sub(BIBLIOGRAPHY, lambda m, _l: "")  # the build lists the references itself
+    if TOC.search(text.text):  # a table of contents where it stood: this site's goes on top
+        ctx.front["toc"] = True
+        text.sub(TOC, lambda m, _l: "")
     shortcodes.expand(text, ctx.site.get("shortcodes", {}))
     shortcodes.blocks(text, ctx.site.get("shortcode_blocks", {}), ctx.notes, figure_of)
 

@@ -71,6 +71,9 @@ def convert(text: Text, ctx: PostContext) -> None:
         name, args = match.group(1), _arguments(match.group(2))
         if name == "katex" and "body" in args:
             return text.hide(f"${args['body']}$")
+        if name == "toc":  # a table of contents where it stood: this site's goes on top
+            ctx.front["toc"] = True
+            return ""
         if kinds.get(name) == "image" and args.get("src"):
             return f"![{_bracket_safe(args.get('alt', ''))}]({args['src']})"
         ctx.notes.add(line, f"Zola shortcode {name} not converted: {match.group(0)[:60]}")
