@@ -172,6 +172,7 @@ def convert_post(
     divs.alerts(text, notes)
     deflists.join_markers(text)
     html.break_lines(text)
+    html.prompts(text)
     html.open_math_html(text)
     common.text_refs(text)
     common.rewrite_references(text, ctx)
