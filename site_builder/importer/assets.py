@@ -24,7 +24,7 @@ _TEMPLATED = (
         re.compile(r"""\{\{-?\s*['"]/?([^'"]+)['"]\s*\|\s*prepend:\s*site\.baseurl\s*-?\}\}"""),
         r"/\1",
     ),
-    (re.compile(r"\{\{-?\s*site\.(?:baseurl|url)\s*-?\}\}"), ""),
+    (re.compile(r"\{\{-?\s*site\.(?:baseurl|base_url|url)\s*-?\}\}"), ""),
     (re.compile(r"""\{\{<\s*(?:rel)?ref\s+['"]?([^'">\s]+)['"]?\s*>\}\}"""), r"\1"),
 )
 

@@ -87,7 +87,7 @@ TWITTER = re.compile(r"\{%-?\s*twitter\s+(\S+)[^%]*-?%\}")
 # ``{{ "/assets/x.png" | relative_url }}``, even inside a double-quoted HTML attribute.
 LIQUID_PATH = re.compile(
     r"""\{\{-?\s*(?:['"][^'"{}]*['"]\s*\|\s*(?:relative_url|absolute_url|prepend:\s*site\.baseurl)"""
-    r"""|site\.(?:baseurl|url))\s*-?\}\}"""
+    r"""|site\.(?:baseurl|base_url|url))\s*-?\}\}"""
 )
 IMAGE_ROW = re.compile(
     r"(?s)((?:\x04[^\x04]*\x04\s*)+)" + CAPTION.pattern.removeprefix("(?is)"), re.I
