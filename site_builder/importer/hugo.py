@@ -82,6 +82,8 @@ def convert(text: Text, ctx: PostContext) -> None:
         text.sub(TOC, lambda m, _l: "")
     shortcodes.expand(text, ctx.site.get("shortcodes", {}))
     shortcodes.blocks(text, ctx.site.get("shortcode_blocks", {}), ctx.notes, figure_of)
+    local = lambda src: ctx.assets.local(src) or src  # noqa: E731
+    shortcodes.media(text, ctx.site.get("shortcode_media", {}), ctx.notes, figure_of, local)
 
     def youtube(match: Match[str], line: int) -> str:
         ctx.notes.add(line, "YouTube video embedded as a link")

@@ -46,10 +46,56 @@ def site_variables(source: Path) -> dict[str, dict[str, str]]:
                 found[file.stem] = file.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError):
                 continue
+    media = {k: "video" if "<video" in v else "image" for k, v in found.items() if _media(v)}
     return {
         "shortcodes": {k: v for k, v in found.items() if _expandable(v)},
         "shortcode_blocks": {k: "" for k, v in found.items() if ".Inner" in v},
+        "shortcode_media": {k: v for k, v in media.items() if not _expandable(found[k])},
     }
+
+
+def _media(template: str) -> bool:
+    """A template that shows one video or image a parameter names (``file``, ``src``)."""
+    shows = len(re.findall(r"<(?:video|img)\b", template)) == 1
+    return shows and ".Inner" not in template and bool(re.search(MEDIA_PARAMS, template))
+
+
+# The parameter a media shortcode names its file by (or its first positional one).
+MEDIA_PARAMS = r"""\.Get\s+(?:"(?:src|file|path|url|video|image|img)"|0)"""
+MEDIA_NAMES = ("src", "file", "path", "url", "video", "image", "img")
+
+
+def media(
+    text: Text,
+    kinds: dict[str, str],
+    notes: PostNotes,
+    figure: Callable[[str, str], str],
+    local: Callable[[str], str],
+) -> None:
+    """A site's own shortcode that shows one video or image (``{{< webm-video file="x.webm"
+    caption="..." >}}``, its template Go code this importer does not run): the file it
+    names (``local`` finds it), as this site shows a video or a figure, and its caption."""
+    if not kinds:
+        return
+    names = "|".join(re.escape(n) for n in sorted(kinds, key=len, reverse=True))
+    call = re.compile(rf"(?s)\{{\{{([<%])\s*({names})(?![\w-])((?:(?!\}}\}}).)*?)\s*/?[>%]\}}\}}")
+
+    def one(match: Match[str], line: int) -> str:
+        named, positional = _params(match.group(3))
+        src = next((named[n] for n in MEDIA_NAMES if named.get(n)), None)
+        src = src or (positional[0] if positional else "")
+        if not src:
+            return match.group(0)
+        caption = " ".join((named.get("caption") or named.get("title") or "").split())
+        if kinds[match.group(2)] == "image":
+            return figure(src, caption)
+        notes.add(
+            line, f"shortcode {match.group(2)!r}: its video shown with the browser's controls"
+        )
+        video = f'<video src="{local(src)}" controls muted playsinline></video>'
+        return f"\n\n{video}\n\n" + (f"{caption}\n\n" if caption else "")
+
+    text.sub(call, one)
 
 
 def _expandable(template: str) -> bool:
