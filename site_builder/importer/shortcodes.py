@@ -84,7 +84,7 @@ def media(
         named, positional = _params(match.group(3))
         src = next((named[n] for n in MEDIA_NAMES if named.get(n)), None)
         src = src or (positional[0] if positional else "")
-        if not src:
+        if not re.search(r"\.\w{2,5}$", src):  # no file's name (``range`` over a prefix)
             return match.group(0)
         caption = " ".join((named.get("caption") or named.get("title") or "").split())
         if kinds[match.group(2)] == "image":
