@@ -605,3 +605,16 @@ def test_optional_argument_macros_are_expanded() -> None:
 def test_an_operator_made_of_math_is_declared_too() -> None:
     out = convert_md("$$\\DeclareMathOperator{\\opmus}{\\mu^*} \\opmus(A)$$")
     assert "μ" in texts(out, "mi")
+
+
+def test_a_macro_that_opens_what_another_closes_is_expanded_where_it_is_used() -> None:
+    """A theme's KaTeX macros ``\\bmatrix`` = ``\\left[\\begin{array}`` and ``\\endbmatrix``
+    = ``\\end{array}\\right]`` (the column spec follows at the use, as MathJax and KaTeX
+    allow): rewriting each alone raised, and the import and build ended in a traceback."""
+    from site_builder.markdown.math.formula import rewrite_macros
+
+    macros = rewrite_macros(
+        (("bmatrix", "\\left[\\begin{array}"), ("endbmatrix", "\\end{array}\\right]"))
+    )
+    mathml, _ = render_formula("\\bmatrix{cc} a & b \\\\ c & d \\endbmatrix", True, macros)
+    assert mathml.count("<mtd>") == 4 and "<mo>[</mo>" in mathml

@@ -157,9 +157,25 @@ def rewrite_macros(macros: Macros) -> Macros:
         if name.startswith((HERE, BROKEN))  # rewritten already: a formula's macros after it
         else as_here(name, body)
         if expanded_here(body) or (len(name) == 1 and not name.isalpha())  # a symbol: ``\\|``
-        else (name, _with_colours(body, {}))
+        else _rewritten(name, body)
         for name, body in macros
     )
+
+
+def _rewritten(name: str, body: str) -> tuple[str, str]:
+    """A body rewritten alone; one that is no formula alone (``\\left[\\begin{array}``,
+    whose column spec follows at the use, as MathJax allows) is expanded where it is
+    used, and the formula rewritten whole."""
+    halves = (body.count("\\begin{") != body.count("\\end{")) or (
+        len(re.findall(r"\\left(?![a-zA-Z])", body))
+        != len(re.findall(r"\\right(?![a-zA-Z])", body))
+    )
+    if halves:  # ``\\endbmatrix``: ``\\end{array}\\right]`` closes what another opened
+        return as_here(name, body)
+    try:
+        return name, _with_colours(body, {})
+    except MathError:
+        return as_here(name, body)
 
 
 def _with_colours(body: str, colours: dict[str, str]) -> str:
