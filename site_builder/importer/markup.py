@@ -309,6 +309,9 @@ def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
         spaced = lambda m, _l: text.hide("$" + (m.group(1) or m.group(2)).strip() + "$")  # noqa: E731
         text.sub(CJK_SPACED, spaced)
         text.sub(LINE_SPANNING, lambda m, _l: text.hide("$" + m.group(1).strip() + "$"))
+        # ``($\\beta_c / 2 $), at ($\\beta$``: before the pairing, or the spaced formula's
+        # closing ``$`` would open a formula reaching into the next one.
+        text.sub(SPACE_BEFORE_CLOSE, lambda m, _l: text.hide(_inline(m)))
     # A table's cells are apart (MathJax saw each alone): no formula spans a ``|``.
     text.sub(TABLE, lambda m, _l: re.sub(r"(?<!\\)\|", "\x0b", m.group(0)))
     text.sub(ALONE_INLINE, lambda m, _l: _alone(m))
