@@ -229,6 +229,12 @@ _CONTAINER = re.compile(
     r"(?ims)(^[ \t]*|(?<=>))(<(center|div|blockquote|section|article)\b[^>]*>)"
     r"((?:(?!<\3[\s>]|</\3\s*>).)*?)(</\3\s*>)"
 )
+# A figure whose caption is loose text, no ``<figcaption>`` (``<i>Fig. 1</i>. With $m$``).
+_LOOSE_FIGURE = re.compile(
+    r"(?ims)(^[ \t]*)(<(figure)\b[^>]*>)"
+    r"((?:(?!<figure[\s>]|</figure\s*>|<figcaption|\n[ \t]*\n).)*?)"
+    r"(</figure\s*>)"
+)
 # A caption (a figure's or a table's) or a ``<details>`` summary, wherever its tag is.
 _PHRASE = re.compile(
     r"(?is)()(<(summary|figcaption|caption)\b[^>]*>)((?:(?!<\3[\s>]).)*?)(</\3\s*>)"
@@ -239,6 +245,8 @@ _LEAD = re.compile(
     r"(?ims)(^[ \t]*|)(<(li|dd)\b[^>]*>)((?:(?!<(?:li|dd|ul|ol|/li|/dd)[\s>]).)*?)"
     r"[ \t]*()(?=<(?:ul|ol)\b)"
 )
+# ``<p/>`` on a line of its own, an old spacer: it would make the lines under it raw HTML.
+_SPACER = re.compile(r"(?im)^[ \t]*(?:<p\s*/>|<p>\s*</p>)[ \t]*\n?")
 # A formula that opens a line, indented with the HTML: at the margin, never code.
 _INDENTED_FORMULA = re.compile(r"(?m)^[ \t]+(?=\x00|\$\$)")
 
@@ -299,7 +307,7 @@ def open_math_html(text: Text) -> None:
         if not holds_math(match.group(4)):
             return match.group(0)
         body = _dedent(text, match.group(4).strip("\n")).strip()
-        body = _INDENTED_FORMULA.sub("", body)
+        body = _INDENTED_FORMULA.sub("", _SPACER.sub("", body))
         for placeholder in _PLACEHOLDER.findall(body):  # a display hidden with its indent
             text.rehide(placeholder, lambda hidden: _INDENTED_FORMULA.sub("", hidden))
         # The closing tag at the margin: indented by four after a blank line, it is code.
@@ -315,6 +323,7 @@ def open_math_html(text: Text) -> None:
     text.sub(_LEAD, cell)
     text.sub(_PHRASE, cell)
     text.sub(_CONTAINER, cell)
+    text.sub(_LOOSE_FIGURE, cell)
     text.sub(_INLINE_OPEN, lambda m, _l: m.group(1))  # a body set off may start with one
     text.sub(_PARAGRAPH, paragraph)  # a <p> a cell held (``<li><p>$x$</p></li>``)
 
