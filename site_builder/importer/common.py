@@ -259,13 +259,14 @@ def label_underscores(text: Text) -> None:
         text.sub(pattern, relabel)
 
 
-TEXT_REF = re.compile(r"(?<![\\$])\\{1,2}(eqref|ref)\{([^{}]+)\}")
+TEXT_REF = re.compile(r"(?<![\\$])\\{1,2}(eqref|ref)\\?\{([^{}\\]+)\\?\}")
 
 
 def text_refs(text: Text) -> None:
     """``\\ref{eq:x}`` in prose (MathJax read it there) as the formula ``$\\ref{eq:x}$``,
     which this site resolves wherever it stands. ``\\\\eqref{..}``, the backslash escaped
-    as Pandoc and kramdown authors write it, is the same text once Markdown has run."""
+    as Pandoc and kramdown authors write it, is the same text once Markdown has run, and
+    so is ``\\eqref\\{x}``, its brace escaped."""
     text.sub(TEXT_REF, lambda m, _l: text.hide(f"$\\{m.group(1)}{{{m.group(2)}}}$"))
 
 
