@@ -685,3 +685,31 @@ def test_a_hugo_sites_own_video_and_image_shortcodes(tmp_path: Path) -> None:
     assert '<video src="x.webm" controls muted playsinline></video>\n\nA robot.' in written
     assert "![](plot.png)" in written and "{{" not in written
     assert (site / "content/posts/p/x.webm").is_file()
+
+
+def test_a_jekyll_post_written_in_html(tmp_path: Path) -> None:
+    """``_posts/2015-06-11-softmax.html`` (front matter, then nbconvert's HTML): Jekyll
+    published it as it was and MathJax typeset its text. No post was found at all."""
+    old = tmp_path / "old"
+    (old / "_posts/blog").mkdir(parents=True)
+    (old / "_config.yml").write_text("title: Old\n")
+    (old / "_posts/blog/2015-06-11-softmax.html").write_text(
+        "---\ntitle: Softmax\n---\n"
+        '<div class="cell"><div class="prompt input_prompt">In&nbsp;[1]:</div>\n'
+        '<h2 id="S">The softmax<a class="anchor-link" href="#S">&#182;</a></h2>\n'
+        "<p>The <a href='https://en.wikipedia.org/wiki/Softmax'>softmax</a>\n.\n"
+        "Its outputs $y_i$ with $y_i &lt; 1$ sum to one:\n$$\\sum_i y_i = 1$$</p>\n"
+        '<div class="highlight hl-ipython3"><pre><span class="kn">import</span> numpy</pre>'
+        "</div><script>var x = $(document);</script></div>\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content/posts")
+    assert report.posts and report.posts[0].failed == 0
+    written = (site / "content/posts/softmax.md").read_text()
+    assert "## The softmax\n" in written and "In [1]" not in written and "document" not in written
+    assert "The [softmax](https://en.wikipedia.org/wiki/Softmax).\nIts outputs $y_i$" in written
+    assert "$y_i < 1$" in written and "\n$$\n\\sum_i y_i = 1\n$$\n" in written
+    assert "```python\nimport numpy\n```" in written
+    build(load_config(site), site / "public")
+    page = (site / "public/posts/softmax/index.html").read_text()
+    assert page.count("<math") == 3 and 'display="block"' in page

@@ -33,6 +33,7 @@ from site_builder.importer import (
     frontmatter,
     hexo,
     html,
+    html_posts,
     hugo,
     jekyll,
     liquid_blocks,
@@ -82,6 +83,9 @@ class Converted:
     suffix: str = ".md"  # ".ipynb": a notebook post, always a folder (``notebooks``)
 
 
+HTML_POSTS = (".html", ".htm")  # Jekyll's posts written in HTML: ``html_posts``
+
+
 def convert_post(
     path: Path,
     shown: Path,
@@ -109,7 +113,8 @@ def convert_post(
     meta = frontmatter.with_date({**(defaults or {}), **source.meta})  # a listing's under it
     slug, name_date = frontmatter.slug_and_date(path, meta)
     name_date = name_date or frontmatter.render_day(path, meta, notes)
-    text = Text(source.body, source.body_line)
+    body = html_posts.to_markdown(source.body) if path.suffix in HTML_POSTS else source.body
+    text = Text(body, source.body_line)
     if fmt == "quarto":
         quarto.includes(text, path, roots[0] if roots else path.parent, notes)
     page.unwrap(text)

@@ -96,6 +96,8 @@ def find_posts(source: Path, fmt: str) -> tuple[list[Path], list[Path]]:
             for p in _walk(folder, MARKDOWN)
             if not p.name.startswith("_") and not _underscored(p.relative_to(folder).parts[:-1])
         ]
+        if posts.is_dir():  # a post written in HTML, with front matter (``html_posts``)
+            files += [p for p in _walk(posts, (".html", ".htm")) if _has_front_matter(p)]
         return sorted(files), [source, *_pelican_content(source)]
     if fmt in ("hugo", "zola"):
         content = source / "content" if (source / "content").is_dir() else source
@@ -112,6 +114,14 @@ def find_posts(source: Path, fmt: str) -> tuple[list[Path], list[Path]]:
         and (p.suffix != ".md" or not p.with_suffix(".qmd").exists())
     ] or _walk(source, (".qmd",))
     return sorted(files), [source]
+
+
+def _has_front_matter(path: Path) -> bool:
+    try:
+        with path.open(encoding="utf-8", errors="replace") as file:
+            return file.readline().rstrip() == "---"
+    except OSError:
+        return False
 
 
 def _underscored(folders: tuple[str, ...]) -> bool:
