@@ -94,6 +94,7 @@ IMAGE_ROW = re.compile(
 )
 
 
+GIST = re.compile(r"\{%-?\s*gist\s+([\w/-]+)[^%]*-?%\}")
 LIQUID_TAB = re.compile(r"\{%-?\s*tab\s+\S+\s+(.+?)\s*-?%\}[ \t]*\n?")
 LIQUID_TABS = re.compile(r"[ \t]*\{%-?\s*(?:tabs\s[^%]*|endtabs?\s*)-?%\}[ \t]*")
 
@@ -113,6 +114,12 @@ def convert(text: Text, ctx: PostContext) -> None:
     # jekyll-tabs (al-folio's): ``{% tab group Proof %}``: each tab's name in bold over it.
     text.sub(LIQUID_TAB, lambda m, _l: f"\n\n**{m.group(1).strip(chr(34) + chr(39))}**\n\n")
     text.sub(LIQUID_TABS, lambda m, _l: "\n\n")
+
+    def gist(match: Match[str], line: int) -> str:  # jekyll-gist's, as Hugo's ``gist`` goes
+        ctx.notes.add(line, "gist embedded as a link")
+        return f"<https://gist.github.com/{match.group(1)}>"
+
+    text.sub(GIST, gist)
     text.sub(COMMENT, lambda m, _l: text.hide(comment_out(m.group(1).strip())))
     captured: dict[str, str] = {}
 
