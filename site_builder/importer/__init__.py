@@ -45,6 +45,7 @@ from site_builder.importer import (
     pelican,
     prose_tex,
     quarto,
+    review_cards,
     shortcodes,
     siteyaml,
     slugs,
@@ -177,7 +178,7 @@ def convert_post(
     divs.alerts(text, notes)
     deflists.join_markers(text)
     html.break_lines(text)
-    html.prompts(text)
+    review_cards.convert(text)
     html.open_math_html(text)
     common.text_refs(text)
     common.rewrite_references(text, ctx)

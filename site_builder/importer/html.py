@@ -11,7 +11,6 @@ indented code block.
 
 from __future__ import annotations
 
-import html
 import re
 import textwrap
 
@@ -249,27 +248,6 @@ _LEAD = re.compile(
 _SPACER = re.compile(r"(?im)^[ \t]*(?:<p\s*/>|<p>\s*</p>)[ \t]*\n?")
 # A formula that opens a line, indented with the HTML: at the margin, never code.
 _INDENTED_FORMULA = re.compile(r"(?m)^[ \t]+(?=\x00|\$\$)")
-
-
-# Orbit's review prompts (the mnemonic medium): ``<orbit-prompt question="..." answer="...">``.
-PROMPT = re.compile(r"(?is)<([a-z]+-prompt)\b([^>]*)>\s*</\1\s*>")
-_QA = re.compile(r"""(?is)\b(question|answer)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
-
-
-def prompts(text: Text) -> None:
-    """A review prompt whose question and answer are attributes (Orbit's): the reader saw
-    a card to flip, here a ``<details>`` whose summary is the question. Left to the
-    leftovers, only its empty tags went, and both were lost."""
-
-    def prompt(match: re.Match[str], _line: int) -> str:
-        found = {m.group(1).lower(): m.group(2) or m.group(3) or "" for m in _QA.finditer(match[2])}
-        if not found.get("question"):
-            return match.group(0)
-        question = " ".join(html.unescape(found["question"]).split())
-        answer = html.unescape(found.get("answer", ""))
-        return f"\n\n<details>\n<summary>{question}</summary>\n\n{answer}\n\n</details>\n\n"
-
-    text.sub(PROMPT, prompt)
 
 
 def open_math_html(text: Text) -> None:
