@@ -713,3 +713,20 @@ def test_a_jekyll_post_written_in_html(tmp_path: Path) -> None:
     build(load_config(site), site / "public")
     page = (site / "public/posts/softmax/index.html").read_text()
     assert page.count("<math") == 3 and 'display="block"' in page
+
+
+def test_a_body_of_many_comments_ends(tmp_path: Path) -> None:
+    """A post opening with many commented-out lines (``<!-- $$ -->``, ``<!-- \\\\( -->``...)
+    and no heading made the leading-title search try every pairing of its comments: the
+    import ran for hours. Run apart, so that a regression fails here instead of hanging."""
+    import subprocess
+    import sys
+
+    body = "".join(f"<!-- line {i} -->\n" for i in range(40)) + "\nText $x$.\n"
+    code = (
+        "from site_builder.importer.page import leading_title\n"
+        "from site_builder.importer.text import Text\n"
+        f"print(leading_title(Text({body!r}, 1), 'T'))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "None"

@@ -109,7 +109,9 @@ def comment_out(snippet: str) -> str:
 
 
 # Comments of what was left out, opening a line that goes on with text.
-LEADING_COMMENTS = re.compile(r"(?m)^([ \t]*)((?:<!-- not imported: .*? -->[ \t]*)+)(\S.*)$")
+LEADING_COMMENTS = re.compile(
+    r"(?m)^([ \t]*)((?:<!-- not imported: (?:(?! -->).)*+ -->[ \t]*)++)(\S.*)$"
+)
 
 
 def comments_last(text: Text) -> None:

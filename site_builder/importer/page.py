@@ -22,8 +22,11 @@ FRAME = re.compile(
 # Hugging Face's ``{blog_metadata}`` and ``{authors}``, filled in by its renderer.
 PLACEHOLDER = re.compile(r"(?m)^[ \t]*(?:<!--\s*)?\{(?:blog_metadata|authors)\}(?:\s*-->)?[ \t]*$")
 # After any HTML comments (a note to the author above Jekyll's ``# {{ page.title }}``).
+# A comment cannot reach past its own ``-->``: with ``.*?`` a body of many comments (or
+# one left open) made the search try every way of pairing them, and the import hung.
 LEADING_TITLE = re.compile(
-    r"(?is)\A(?:\s*<!--.*?-->)*\s*(?P<h>(?:<h1\b[^>]*>(.*?)</h1\s*>|#[ \t]+([^\n]+?)[ \t#]*$))",
+    r"(?is)\A(?:\s*<!--(?:(?!-->).)*+-->)*+\s*"
+    r"(?P<h>(?:<h1\b[^>]*>(.*?)</h1\s*>|#[ \t]+([^\n]+?)[ \t#]*$))",
     re.M,
 )
 TAG = re.compile(r"<[^>]+>")
@@ -38,7 +41,7 @@ def unwrap(text: Text) -> None:
 def leading_title(text: Text, title: str | None) -> str | None:
     """The text of a first-level heading that opens the body, removed when it repeats
     ``title`` or when there is no title (it becomes the title); None when there is none."""
-    match = LEADING_TITLE.search(text.text)
+    match = LEADING_TITLE.match(text.text)
     if match is None:
         return None
     raw = match.group(2) if match.group(2) is not None else match.group(3)
