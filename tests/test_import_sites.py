@@ -540,6 +540,11 @@ def test_a_titles_parenthesised_math_is_a_formula() -> None:
     front = map_front_matter(meta, "2024-11-14", notes, ("T", "x"))
     assert front["title"] == "Some constructions of $G_2$"
     assert front["description"] == "On $\\mathfrak{g}_2$."
+    meta = {"title": "Parseval's Identity, and $$\\zeta(2)$$"}
+    assert (
+        map_front_matter(meta, None, notes, ("T", "x"))["title"]
+        == "Parseval's Identity, and $\\zeta(2)$"
+    )
 
 
 def test_pelican_front_matter_in_any_case_and_not_yaml() -> None:

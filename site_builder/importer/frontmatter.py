@@ -243,12 +243,13 @@ def render_day(path: Path, meta: dict[str, Any], notes: PostNotes) -> str | None
 
 
 # ``\(G_2\)`` in a title: MathJax typeset it in the old page's heading.
-PAREN_MATH = re.compile(r"\\\((.+?)\\\)")
+PAREN_MATH = re.compile(r"\\\((.+?)\\\)|(?<!\\)\$\$(.+?)\$\$")
 
 
 def _dollar_math(value: str) -> str:
-    """A title's or description's ``\\(x\\)`` as the ``$x$`` a title here renders."""
-    return PAREN_MATH.sub(lambda m: f"${m.group(1).strip()}$", value)
+    """A title's or description's ``\\(x\\)`` (or kramdown's ``$$x$$``, which no Markdown
+    read there) as the ``$x$`` a title here renders."""
+    return PAREN_MATH.sub(lambda m: f"${(m.group(1) or m.group(2)).strip()}$", value)
 
 
 def line_of(raw: str, key: str) -> int:

@@ -128,12 +128,19 @@ CROSSREF_LABEL = re.compile(r"([{\s]#|(?<![\w@])@)(fig|tbl|eq|sec|thm|lem|cor|de
 FIGURE_LINE = re.compile(r"(?m)^([ \t]*!\[[^\n]*\]\([^)\n]*\)\{[^}\n]*#fig-[^}\n]*\}[ \t]*)$")
 
 
+# An image's or a link's ``{...}``, and a comma after a value there, before the next key.
+ATTRIBUTES = re.compile(r"(?<=\))\{[^{}\n]*\}")
+ATTRIBUTE_COMMA = re.compile(r"([\w%\"']),(?=[ \t]+[\w-]+=)")
+
+
 def convert(text: Text, ctx: PostContext) -> None:
     cells(text, ctx.notes)
     unnamed_theorems(text)
     text.sub(FIGURE_LINE, lambda m, _l: f"\n{m.group(1)}\n")
     text.sub(CROSSREF_LABEL, lambda m, _l: f"{m.group(1)}{m.group(2)}-")
     text.sub(CODE_ATTRIBUTES, lambda m, _l: m.group(1) + m.group(2))
+    # ``{width=80%, fig-align="center"}``: Pandoc split at the space and kept ``80%,``.
+    text.sub(ATTRIBUTES, lambda m, _l: ATTRIBUTE_COMMA.sub(r"\1", m.group(0)))
     divs.figure_images(text)
     markup.mask_code(text)
     dollars.entity_delimiters(text)
