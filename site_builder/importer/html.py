@@ -167,6 +167,8 @@ _IMAGE_LINE = re.compile(
 # A Pandoc fence right under a line of HTML (``<details><summary>Proof</summary>``): the
 # HTML block would run on over it, and the fence would show as text.
 _FENCE_UNDER_HTML = re.compile(r"(?m)^([ \t]*<[^\n]*)\n(?=[ \t]*:{3,})")
+# A code fence there likewise (it is masked by now: a placeholder opening the line).
+_CODE_UNDER_HTML = re.compile(r"(?m)^([ \t]*<[^\n]*)\n(?=[ \t]*(\x00\d+\x00))")
 
 
 # ``<div id="obs:score" />``: an anchor written self-closed, which HTML does not allow (a
@@ -179,13 +181,20 @@ def break_lines(text: Text) -> None:
     """A line holding only ``<br>`` (or ``</br>``, which browsers read as one), a whole
     ``<p>...</p>`` (a ``<p></p>`` spacer) or the closing tag of a block (``</blockquote>``)
     is part of an HTML block that swallows the paragraph under it (kramdown rendered that
-    paragraph): a blank line after it lets it render; so does a ``:::`` fence under a line
-    of HTML. A line holding only ``<span ...>`` or ``<img ...>`` (for kramdown the start
-    of a paragraph) joins the line under it, which makes the two a paragraph here too. A
-    self-closed anchor (``<div id="x" />``) is closed, and stands apart as well."""
+    paragraph): a blank line after it lets it render; so does a ``:::`` or a code fence
+    under a line of HTML. A line holding only ``<span ...>`` or ``<img ...>`` (for
+    kramdown the start of a paragraph) joins the line under it, which makes the two a
+    paragraph here too. A self-closed anchor (``<div id="x" />``) is closed, and stands
+    apart as well."""
     text.sub(SELF_CLOSED, lambda m, _l: f"{m.group(1)}<{m.group(2)}{m.group(3)}></{m.group(2)}>")
     text.sub(_BREAK_LINE, lambda m, _l: m.group(1) + "\n\n")
     text.sub(_FENCE_UNDER_HTML, lambda m, _l: m.group(1) + "\n\n")
+
+    def code(match: re.Match[str], _line: int) -> str:
+        fenced = text.masked(match.group(2)).lstrip().startswith(("```", "~~~"))
+        return match.group(1) + ("\n\n" if fenced else "\n")
+
+    text.sub(_CODE_UNDER_HTML, code)
     text.sub(_INLINE_OPEN, lambda m, _l: m.group(1))
     text.sub(_IMAGE_LINE, lambda m, _l: m.group(1) + " ")
 
