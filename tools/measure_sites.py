@@ -713,7 +713,15 @@ def page_leftovers(html: str) -> list[str]:
                 continue
             around = text[max(0, match.start() - 25) : match.end() + 25]
             found.append(f"{kind}: {' '.join(around.split())}")
+    # A formula the build could not convert, shown as its TeX in a marked box
+    # (``math: {errors: show}``, which the import sets when formulas fail).
+    errors = MATH_ERROR.findall(html)
+    if errors:
+        found.append(f"formula shown as its TeX: {len(errors)}, the first {errors[0][:60]!r}")
     return found
+
+
+MATH_ERROR = re.compile(r'class="math-error" title="([^"]*)"')
 
 
 def classify(
