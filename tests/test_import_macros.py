@@ -557,3 +557,24 @@ def test_macros_in_a_quarto_folders_metadata(tmp_path: Path) -> None:
     assert yaml.safe_load((site / "site.yaml").read_text())["math"]["macros"] == {
         "utt": "\\underbrace{#1}_{\\text{#2}}"
     }
+
+
+def test_macros_in_a_global_object_a_configuration_names(tmp_path: Path) -> None:
+    """``MathJax_macros = {...}`` (no ``var``), then ``TeX: {Macros: MathJax_macros}``: the
+    object was not read, and every post using ``\\E`` or ``\\zero`` failed."""
+    old = tmp_path / "old"
+    (old / "_includes").mkdir(parents=True)
+    (old / "_posts").mkdir()
+    (old / "_includes/mathjax.html").write_text(
+        '<script>\nMathJax_macros = {\n    E: "{\\\\mathbb{E}}",  // expectation\n'
+        '    abs: ["{\\\\left\\\\lvert#1\\\\right\\\\rvert}", 1],\n};\n'
+        "MathJax.Hub.Config({TeX: {Macros: MathJax_macros}});\n</script>\n"
+    )
+    (old / "_posts/2020-01-01-a.md").write_text("---\ntitle: A\n---\n\n$\\E \\abs{x}$\n")
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content" / "posts")
+    assert report.posts[0].failed == 0
+    assert yaml.safe_load((site / "site.yaml").read_text())["math"]["macros"] == {
+        "E": "{\\mathbb{E}}",
+        "abs": "{\\left\\lvert#1\\right\\rvert}",
+    }

@@ -14,10 +14,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-# ``macros: {``, or a module's own object (``export const katexMacros: Record<...> = {``).
+# ``macros: {``, or a module's own object (``export const katexMacros: Record<...> = {``),
+# or a global one a configuration names later (``MathJax_macros = {``).
 START = re.compile(
     r"""(?<![\w$])(["']?)(?:Macros|macros)\1\s*:\s*\{"""
-    r"""|\b(?:const|let|var)\s+[\w$]*[Mm]acros[\w$]*\s*(?::[^={};]*)?=\s*\{"""
+    r"""|(?:\b(?:const|let|var)\s+|(?m:^)[ \t]*(?:window\.)?)[\w$]*[Mm]acros[\w$]*"""
+    r"""\s*(?::[^={};]*)?=\s*\{"""
 )
 KEY = re.compile(r"""\s*(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|([A-Za-z_$][\w$]*))\s*:""")
 STRING = re.compile(r""""((?:[^"\\\n]|\\.|\\\n)*)"|'((?:[^'\\\n]|\\.|\\\n)*)'|`([^`]*)`""")

@@ -152,6 +152,9 @@ _ESCAPED_STAR = re.compile(r"\\\*")
 # ``X \not\!\perp\!\!\!\perp Y`` (not independent): MathJax slashed the relation across
 # the negative space; math-core wants the relation right after ``\not``.
 _SPACED_NOT = re.compile(r"\\not(?:\s*\\[!,:; ])+\s*")
+# ``J = \not 0``: MathJax strikes out any symbol; math-core only a relation. A letter or a
+# digit is never one: struck out as ``\cancel`` draws it.
+_NOT_ORDINARY = re.compile(r"\\not(?![A-Za-z])\s*([0-9A-Za-z])")
 # ``\theta_i^'``: MathJax reads a prime as the superscript; math-core wants it bare.
 _SCRIPT_PRIME = re.compile(r"(?<!\\)\^\s*(?='+)")
 # ``\sum_\limits{i}``: MathJax applies ``\limits`` to the operator and takes the group after
@@ -231,6 +234,7 @@ def rewrite_common(source: Source, display: bool = False) -> None:
     source.edit(groups.mathop_limits(source.text))
     source.sub(_CONTROL_SPACE, lambda m: m.group(1) + "\\ ")
     source.sub(_SPACED_NOT, lambda m: "\\not")
+    source.sub(_NOT_ORDINARY, lambda m: f"\\cancel{{{m.group(1)}}}")
     source.sub(_SCRIPT_PRIME, lambda m: "")
 
 
