@@ -578,3 +578,21 @@ def test_macros_in_a_global_object_a_configuration_names(tmp_path: Path) -> None
         "E": "{\\mathbb{E}}",
         "abs": "{\\left\\lvert#1\\right\\rvert}",
     }
+
+
+def test_a_macro_whose_body_defines_itself(tmp_path: Path) -> None:
+    """``argmin: "\\\\newcommand\\\\argmin[1]{\\\\underset{#1}{\\\\arg\\\\min}}"``: MathJax ran the
+    definition at the first use; taken as the body, every use failed."""
+    old = tmp_path / "old"
+    (old / "_includes").mkdir(parents=True)
+    (old / "_posts").mkdir()
+    (old / "_includes/footer.html").write_text(
+        "<script>MathJax.Hub.Config({TeX: {Macros: {\n"
+        '  argmin: "\\\\newcommand\\\\argmin[1]{\\\\underset{#1}{\\\\arg\\\\min}}"\n}}});</script>\n'
+    )
+    (old / "_posts/2020-01-01-a.md").write_text("---\ntitle: A\n---\n\n$\\argmin{d} f$\n")
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content" / "posts")
+    assert report.posts[0].failed == 0
+    macros = yaml.safe_load((site / "site.yaml").read_text())["math"]["macros"]
+    assert macros == {"argmin": "\\underset{#1}{\\arg\\min}"}

@@ -36,6 +36,9 @@ NEWCOMMAND = re.compile(
 DEF = re.compile(r"\\[gex]?def\s*\\([A-Za-z]+|.)\s*((?:#\d)*)\s*\{")
 OPERATOR = re.compile(r"\\DeclareMathOperator(\*?)\s*\{\s*\\([^{}\s]+)\s*\}\s*\{")
 ARGUMENT = re.compile(r"#(\d)")
+SELF_DEFINED = re.compile(
+    r"\\(?:re)?newcommand\*?\s*\{?\\([A-Za-z]+)\}?\s*(?:\[\s*(\d)\s*\])?\s*\{(.*)\}", re.S
+)
 # Templates too: Hexo's .ejs/.swig, Eleventy's .njk, Pelican's Jinja, Ghost's .hbs.
 TEXT_FILES = (
     ".html", ".htm", ".liquid", ".js", ".tex", ".md", ".txt", ".ejs", ".njk", ".swig", ".j2", ".hbs"
@@ -64,6 +67,11 @@ class SiteMacros:
     ) -> None:
         if isinstance(body, list):  # already MathJax's form (a macro read twice)
             body, nargs, default = body[0], body[1], body[2]
+        # ``argmin: "\\newcommand\\argmin[1]{...}"``, run at the first use: its definition.
+        inner = SELF_DEFINED.fullmatch(body.strip()) if isinstance(body, str) else None
+        if inner is not None and inner.group(1) == name:
+            nargs = int(inner.group(2)) if inner.group(2) else None
+            body = inner.group(3)
         used = max((int(n) for n in ARGUMENT.findall(body)), default=0)
         if not problem and not (NAME.fullmatch(name) or control_symbol(name)):
             problem = "site.yaml's macro names are letters, or one symbol (\\|)"
@@ -241,11 +249,7 @@ def _physics(macros: SiteMacros, where: Note) -> None:
     for name, body in physics.MACROS.items():
         if name not in macros.found:
             macros.add(name, body, None, where, "")
-    message = (
-        "MathJax's physics package: \\abs, \\norm, \\dd, bra-ket and the like are defined in "
-        "site.yaml; \\dv, \\pdv and \\qty (their arguments vary) the build reads itself"
-    )
-    macros.notes.append(Note(where.path, where.line, message))
+    macros.notes.append(Note(where.path, where.line, physics.NOTE))
 
 
 def _tex_definitions(text: str, macros: SiteMacros, shown: Path) -> None:

@@ -56,3 +56,9 @@ def loads_physics(script: str) -> int | None:
     """Where in ``script`` (a MathJax configuration) the package is loaded, if it is."""
     found = LOADS.search(script)
     return found.start() if found else None
+
+
+NOTE = (
+    "MathJax's physics package: \\abs, \\norm, \\dd, bra-ket and the like are defined in "
+    "site.yaml; \\dv, \\pdv and \\qty (their arguments vary) the build reads itself"
+)

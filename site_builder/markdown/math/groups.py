@@ -15,6 +15,8 @@ from site_builder.markdown.math.source import TOKEN, Edit, group_end, rows_of, t
 _SUBSTACK = re.compile(r"\\substack\s*\{")
 _ARRAY_SPEC = re.compile(r"(\\begin\s*\{(?:array|tabular)\})\s*(\[[^\]]*\]\s*)?(~[\s~]*)?\{")
 _ARRAY = re.compile(r"\\begin\s*\{(?:array|tabular)\}(?!\s*(?:\[[^\]]*\]\s*)?[~\s]*\{)")
+# ``\begin{array} ~a & b``: MathJax took the ``~`` for the spec, every column centred.
+_TILDE_SPEC = re.compile(r"(\\begin\s*\{array\})\s*~(?!\s*~*\s*\{)")
 _SCRIPT_COLOUR = re.compile(r"[_^]\s*(\\color\s*(?:\[[^\]]*\])?\s*\{[^{}]*\}\s*\{)")
 EQNARRAY = re.compile(r"\\begin\s*\{eqnarray(\*?)\}(.*?)\\end\s*\{eqnarray\1\}", re.DOTALL)
 _TEXT = re.compile(r"\\(?:text|textrm|textbf|textit|textsf|texttt|mbox|emph)\s*\{")
@@ -171,12 +173,16 @@ def array_specs(text: str) -> list[Edit]:
     (``p{2cm}``) is a left-aligned one, and the vertical position (``[t]``) goes, and so
     does a ``~`` before the spec (MathJax skipped it). An array without a spec is an error
     in plain words (math-core's is about "string literals")."""
-    if missing := _ARRAY.search(text):
+    edits: list[Edit] = []
+    for tilde in _TILDE_SPEC.finditer(text):  # ``\begin{array} ~a & b``
+        columns = _top_level(text[tilde.end() :]).split("\\\\", 1)[0].count("&") + 1
+        edits.append((tilde.start(), tilde.end(), f"{tilde.group(1)}{{{'c' * columns}}}"))
+    tildes = {start for start, _, _ in edits}
+    if missing := next((m for m in _ARRAY.finditer(text) if m.start() not in tildes), None):
         raise MathError(
             "\\begin{array} needs its columns in braces right after it, as in \\begin{array}{cc}",
             missing.end() + len(text[missing.end() :]) - len(text[missing.end() :].lstrip()),
         )
-    edits: list[Edit] = []
     for match in _ARRAY_SPEC.finditer(text):
         close = group_end(text, match.end() - 1)
         if close is None:
@@ -185,7 +191,18 @@ def array_specs(text: str) -> list[Edit]:
         simple = simple_spec(spec)
         if simple is not None and (simple != spec or match.group(2) or match.group(3)):
             edits.append((match.start(), close, f"{match.group(1)}{{{simple}"))
-    return edits
+    return sorted(edits)
+
+
+def _top_level(text: str) -> str:
+    """``text`` up to its array's end, with every brace group taken out (its ``&`` and
+    ``\\\\`` belong to a nested one)."""
+    out, depth = [], 0
+    for char in text.split("\\end{array}", 1)[0]:
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth == 0 and char not in "{}":
+            out.append(char)
+    return "".join(out)
 
 
 def simple_spec(spec: str) -> str | None:
