@@ -588,7 +588,8 @@ def test_a_macro_whose_body_defines_itself(tmp_path: Path) -> None:
     (old / "_posts").mkdir()
     (old / "_includes/footer.html").write_text(
         "<script>MathJax.Hub.Config({TeX: {Macros: {\n"
-        '  argmin: "\\\\newcommand\\\\argmin[1]{\\\\underset{#1}{\\\\arg\\\\min}}"\n}}});</script>\n'
+        '  argmin: "\\\\newcommand\\\\argmin[1]{\\\\underset{#1}{\\\\arg\\\\min}}"\n'
+        "}}});</script>\n"
     )
     (old / "_posts/2020-01-01-a.md").write_text("---\ntitle: A\n---\n\n$\\argmin{d} f$\n")
     site = make_site(tmp_path / "site", ROOT)
