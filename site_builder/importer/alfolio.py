@@ -22,6 +22,7 @@ from typing import Any
 
 from site_builder.errors import BuildError
 from site_builder.importer import frontmatter, jekyll, siteyaml, socials
+from site_builder.importer.bib import tidy
 from site_builder.importer.report import ImportReport, Note, PostNotes
 
 LAYOUTS = ("page", "post", "distill")  # the layouts that lay out the page's own text
@@ -109,7 +110,6 @@ def import_site(source: Path, site: Path, base: Path, report: ImportReport) -> N
 
 def _papers(source: Path, site: Path, base: Path, notes: list[Note]) -> list[str]:
     """``papers.bib`` at the site's root and in ``publications:``, its PDFs in static/pdf/."""
-    from site_builder.importer.bib import tidy
     from site_builder.publications.source import scan
 
     bib = source / "_bibliography" / "papers.bib"

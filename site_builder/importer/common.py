@@ -264,6 +264,12 @@ def label_underscores(text: Text) -> None:
 TEXT_REF = re.compile(r"(?<![\\$])\\{1,2}(eqref|ref)\\?\{([^{}\\]+)\\?\}")
 
 
+def citation(keys: list[str]) -> str:
+    """Keys as this site's citation, ``[@a; @b]`` (nothing for none)."""
+    keys = [k.strip() for k in keys if k.strip()]
+    return "[" + "; ".join("@" + k for k in keys) + "]" if keys else ""
+
+
 def text_refs(text: Text) -> None:
     """``\\ref{eq:x}`` in prose (MathJax read it there) as the formula ``$\\ref{eq:x}$``,
     which this site resolves wherever it stands. ``\\\\eqref{..}``, the backslash escaped

@@ -15,6 +15,7 @@ from re import Match
 
 from site_builder.importer.report import PostNotes
 from site_builder.importer.text import Text
+from site_builder.markdown.crossrefs import KINDS as REF_KINDS
 from site_builder.markdown.theorems import THEOREM_KINDS
 
 FENCE = re.compile(r"^[ \t]*(:{3,})[ \t]*(.*?)[ \t]*$")
@@ -198,11 +199,8 @@ ALERT = re.compile(
 
 
 # A theorem-like block's kind, by its name (an alert's ``[!lemma]``, a shortcode's
-# ``type="lemma"``), as this site's ``#thm-`` ... ids name it.
-THEOREMS = {
-    **{"theorem": "thm", "lemma": "lem", "corollary": "cor", "proposition": "prp"},
-    **{"definition": "def", "example": "exm", "exercise": "exr"},
-}
+# ``type="lemma"``), as this site's ``#thm-`` ... ids name it (``crossrefs.KINDS``).
+THEOREMS = {REF_KINDS[prefix][1]: prefix for prefix in THEOREM_KINDS}
 
 
 def alerts(text: Text, notes: PostNotes) -> None:

@@ -166,9 +166,8 @@ _IMAGE_LINE = re.compile(
 
 # A Pandoc fence right under a line of HTML (``<details><summary>Proof</summary>``): the
 # HTML block would run on over it, and the fence would show as text.
-_FENCE_UNDER_HTML = re.compile(r"(?m)^([ \t]*<[^\n]*)\n(?=[ \t]*:{3,})")
-# A code fence there likewise (it is masked by now: a placeholder opening the line).
-_CODE_UNDER_HTML = re.compile(r"(?m)^([ \t]*<[^\n]*)\n(?=[ \t]*(\x00\d+\x00))")
+# A code fence there likewise (masked by now: a placeholder opening the line).
+_FENCE_UNDER_HTML = re.compile(r"(?m)^([ \t]*<[^\n]*)\n(?=[ \t]*(:{3,}|\x00\d+\x00))")
 
 
 # ``<div id="obs:score" />``: an anchor written self-closed, which HTML does not allow (a
@@ -188,13 +187,13 @@ def break_lines(text: Text) -> None:
     apart as well."""
     text.sub(SELF_CLOSED, lambda m, _l: f"{m.group(1)}<{m.group(2)}{m.group(3)}></{m.group(2)}>")
     text.sub(_BREAK_LINE, lambda m, _l: m.group(1) + "\n\n")
-    text.sub(_FENCE_UNDER_HTML, lambda m, _l: m.group(1) + "\n\n")
 
-    def code(match: re.Match[str], _line: int) -> str:
-        fenced = text.masked(match.group(2)).lstrip().startswith(("```", "~~~"))
+    def fence(match: re.Match[str], _line: int) -> str:
+        under = match.group(2)
+        fenced = under[0] == ":" or text.masked(under).lstrip().startswith(("```", "~~~"))
         return match.group(1) + ("\n\n" if fenced else "\n")
 
-    text.sub(_CODE_UNDER_HTML, code)
+    text.sub(_FENCE_UNDER_HTML, fence)
     text.sub(_INLINE_OPEN, lambda m, _l: m.group(1))
     text.sub(_IMAGE_LINE, lambda m, _l: m.group(1) + " ")
 

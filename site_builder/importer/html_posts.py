@@ -14,6 +14,7 @@ the first line of the body.
 
 from __future__ import annotations
 
+import html
 import re
 
 # Formulas, as MathJax found them in the page's text: hidden from markdownify.
@@ -66,8 +67,6 @@ def to_markdown(body: str) -> str:
 def _unescaped(formula: str) -> str:
     """A formula as MathJax read it, the page's character references decoded; a display
     one (``$$``, ``\\[``, an environment) on lines of its own, as MathJax set it."""
-    import html
-
     formula = html.unescape(formula)
     if formula.startswith(("$$", "\\[", "\\begin")):
         return f"\n\n{formula}\n\n"

@@ -17,7 +17,7 @@ import yaml
 from markdown_it import MarkdownIt
 
 from site_builder.importer import divs, dollars, hugo_themes, markup, shortcodes
-from site_builder.importer.common import DELIMITERS, HUGO_CONFIGS, PostContext
+from site_builder.importer.common import DELIMITERS, HUGO_CONFIGS, PostContext, citation
 from site_builder.importer.jekyll import _bracket_safe, _fence, _params
 from site_builder.importer.text import Text
 from site_builder.slug import slugify
@@ -75,7 +75,7 @@ def convert(text: Text, ctx: PostContext) -> None:
     divs.hugo_callouts(text, ctx.notes)
     text.sub(REF, lambda m, _l: _post_link(m.group(1)))
     if ctx.bib_keys is not None:  # hugo-cite's, with the site's bibliography
-        text.sub(CITE, lambda m, _l: _citation(m.group(1)))
+        text.sub(CITE, lambda m, _l: _cited(m.group(1)))
         text.sub(BIBLIOGRAPHY, lambda m, _l: "")  # the build lists the references itself
     if TOC.search(text.text):  # a table of contents where it stood: this site's goes on top
         ctx.front["toc"] = True
@@ -153,15 +153,10 @@ def _escaped_anyway(text: Text, ctx: PostContext, passed: set[str], raw: set[int
         ctx.notes.add(found[0], f"{len(found)} formula(s) {why}: unescaped")
 
 
-def _citation(raw: str) -> str:
-    """``"a" "b"`` (or ``"a, b"``) as ``[@a; @b]``."""
-    keys = [
-        k
-        for value in re.findall(r'"([^"]*)"|(\S+)', raw)
-        for k in re.split(r"[,\s]+", "".join(value))
-        if k
-    ]
-    return "[" + "; ".join("@" + k for k in keys) + "]" if keys else ""
+def _cited(raw: str) -> str:
+    """hugo-cite's ``"a" "b"`` (or ``"a, b"``) as ``[@a; @b]``."""
+    values = ("".join(v) for v in re.findall(r'"([^"]*)"|(\S+)', raw))
+    return citation([k for value in values for k in re.split(r"[,\s]+", value)])
 
 
 def _dollar_forms(delimiters: set[str]) -> list[re.Pattern[str]]:

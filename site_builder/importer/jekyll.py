@@ -22,7 +22,7 @@ import yaml
 
 from site_builder.importer import dollars, katex_tags, kramdown, markup, tufte
 from site_builder.importer.assets import untemplate
-from site_builder.importer.common import PostContext, comment_out
+from site_builder.importer.common import PostContext, citation, comment_out
 from site_builder.importer.frontmatter import JEKYLL_NAME, padded_day
 from site_builder.importer.html import (
     CAPTION,
@@ -144,8 +144,8 @@ def convert(text: Text, ctx: PostContext) -> None:
     text.sub(MERMAID, mermaid)
     text.sub(D_MATH_BLOCK, lambda m, _l: "\n$$" + m.group(1) + "$$\n")
     text.sub(D_MATH, lambda m, _l: "$" + " ".join(m.group(1).split()) + "$")
-    text.sub(D_CITE, lambda m, _l: _citation(re.split(r"[,\s]+", next(g for g in m.groups() if g))))
-    text.sub(CITE_TAG, lambda m, _l: _citation(_cite_keys(m.group(1))))
+    text.sub(D_CITE, lambda m, _l: citation(re.split(r"[,\s]+", next(g for g in m.groups() if g))))
+    text.sub(CITE_TAG, lambda m, _l: citation(_cite_keys(m.group(1))))
     text.sub(CITED_LIST, lambda m, _l: "")
     text.sub(D_FOOTNOTE, lambda m, _l: "^[" + " ".join(m.group(1).split()) + "]")
     text.sub(D_WRAPPERS, lambda m, _l: "")
@@ -232,11 +232,6 @@ def _quoted(value: str) -> str:
     if '"' not in value:
         return f'"{value}"'
     return f"'{value}'" if "'" not in value else '"' + value.replace('"', "\u201d") + '"'
-
-
-def _citation(keys: list[str]) -> str:
-    keys = [k.strip() for k in keys if k.strip()]
-    return "[" + "; ".join("@" + k for k in keys) + "]" if keys else ""
 
 
 CITE_TOKEN = re.compile(r""""[^"]*"|'[^']*'|\S+""")

@@ -36,9 +36,6 @@ NEWCOMMAND = re.compile(
 DEF = re.compile(r"\\[gex]?def\s*\\([A-Za-z]+|.)\s*((?:#\d)*)\s*\{")
 OPERATOR = re.compile(r"\\DeclareMathOperator(\*?)\s*\{\s*\\([^{}\s]+)\s*\}\s*\{")
 ARGUMENT = re.compile(r"#(\d)")
-SELF_DEFINED = re.compile(
-    r"\\(?:re)?newcommand\*?\s*\{?\\([A-Za-z]+)\}?\s*(?:\[\s*(\d)\s*\])?\s*\{(.*)\}", re.S
-)
 # Templates too: Hexo's .ejs/.swig, Eleventy's .njk, Pelican's Jinja, Ghost's .hbs.
 TEXT_FILES = (
     ".html", ".htm", ".liquid", ".js", ".tex", ".md", ".txt", ".ejs", ".njk", ".swig", ".j2", ".hbs"
@@ -68,10 +65,11 @@ class SiteMacros:
         if isinstance(body, list):  # already MathJax's form (a macro read twice)
             body, nargs, default = body[0], body[1], body[2]
         # ``argmin: "\\newcommand\\argmin[1]{...}"``, run at the first use: its definition.
-        inner = SELF_DEFINED.fullmatch(body.strip()) if isinstance(body, str) else None
-        if inner is not None and inner.group(1) == name:
-            nargs = int(inner.group(2)) if inner.group(2) else None
-            body = inner.group(3)
+        inner = NEWCOMMAND.match(body.strip()) if isinstance(body, str) else None
+        if inner is not None and (inner.group(1) or inner.group(2)) == name:
+            defined = _group(body.strip(), inner.end() - 1)
+            if inner.end() + len(defined) + 1 == len(body.strip()):  # nothing after it
+                nargs, body = (int(inner.group(3)) if inner.group(3) else None), defined
         used = max((int(n) for n in ARGUMENT.findall(body)), default=0)
         if not problem and not (NAME.fullmatch(name) or control_symbol(name)):
             problem = "site.yaml's macro names are letters, or one symbol (\\|)"

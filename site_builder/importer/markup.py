@@ -74,8 +74,10 @@ def _comment_blocks(text: Text) -> None:
     CommonMark reads it: ``<!-- ```{tikz}`` ... ``` -->`` comments out a cell, and its last
     line is no fence that opens code to the end of the post."""
     found, pos = [], 0
+    fence = FENCE.search(text.text)  # the first fence at ``pos`` or after
     while (comment := COMMENT_BLOCK.search(text.text, pos)) is not None:
-        fence = FENCE.search(text.text, pos)
+        if fence is not None and fence.start() < pos:
+            fence = FENCE.search(text.text, pos)
         if fence is not None and fence.start() <= comment.start():
             pos = fence.end()  # a fence first: a comment in it is code
             continue

@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 from site_builder.importer.assets import untemplate
+from site_builder.importer.jsobject import decode
 
 SCRIPT_SRC = re.compile(r"""(?is)<script\b[^>]*?\bsrc\s*=\s*(["'])(.*?)\1""")
 LIBRARY_SIZE = 64_000  # a vendored library (KaTeX, MathJax, jQuery) is larger than a config
@@ -116,11 +117,11 @@ def inline_openers(text: str) -> set[str]:
     """
     found: set[str] = set()
     for match in INLINE_MATH.finditer(text):
-        strings = [_unescape(q[1]) for q in QUOTED.findall(_bracketed(text, match.end() - 1))]
+        strings = [decode(q[1])[0] for q in QUOTED.findall(_bracketed(text, match.end() - 1))]
         found.update(strings[0::2])
     for match in KATEX_DELIMITERS.finditer(text):
         found.update(
-            _unescape(m[2]) for m in KATEX_INLINE.finditer(_bracketed(text, match.end() - 1))
+            decode(m[2])[0] for m in KATEX_INLINE.finditer(_bracketed(text, match.end() - 1))
         )
     return found
 
@@ -139,8 +140,3 @@ def _bracketed(text: str, start: int) -> str:
         if depth == 0:
             break
     return text[start:i]
-
-
-def _unescape(string: str) -> str:
-    """A JavaScript string's value, for the few escapes a delimiter holds (``'\\\\('``)."""
-    return re.sub(r"\\(.)", r"\1", string)

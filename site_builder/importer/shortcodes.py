@@ -77,8 +77,6 @@ def media(
     names (``local`` finds it), as this site shows a video or a figure, and its caption."""
     if not kinds:
         return
-    names = "|".join(re.escape(n) for n in sorted(kinds, key=len, reverse=True))
-    call = re.compile(rf"(?s)\{{\{{([<%])\s*({names})(?![\w-])((?:(?!\}}\}}).)*?)\s*/?[>%]\}}\}}")
 
     def one(match: Match[str], line: int) -> str:
         named, positional = _params(match.group(3))
@@ -95,7 +93,7 @@ def media(
         video = f'<video src="{local(src)}" controls muted playsinline></video>'
         return f"\n\n{video}\n\n" + (f"{caption}\n\n" if caption else "")
 
-    text.sub(call, one)
+    text.sub(_single(_alternation(kinds)), one)
 
 
 def _expandable(template: str) -> bool:
@@ -106,12 +104,22 @@ def expand(text: Text, templates: dict[str, str]) -> None:
     """Every call of a shortcode whose template only fills in, replaced by what it makes."""
     if not templates:
         return
-    names = "|".join(re.escape(n) for n in sorted(templates, key=len, reverse=True))
-    single = re.compile(rf"(?s)\{{\{{([<%])\s*({names})(?![\w-])((?:(?!\}}\}}).)*?)\s*/?[>%]\}}\}}")
+    names = _alternation(templates)
     _innermost_first(
         text, names, lambda m, _l: _render(templates[m.group(2)], m.group(3), m.group(4))
     )
-    text.sub(single, lambda m, _l: _render(templates[m.group(2)], m.group(3), ""))
+    text.sub(_single(names), lambda m, _l: _render(templates[m.group(2)], m.group(3), ""))
+
+
+def _alternation(names: dict[str, str]) -> str:
+    """The shortcodes ``names`` as a regex alternation, the longest first."""
+    return "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+
+
+def _single(names: str) -> re.Pattern[str]:
+    """A call of one of the shortcodes ``names`` (an alternation): its name (group 2) and
+    its parameters (group 3), which never reach past its own ``}}``."""
+    return re.compile(rf"(?s)\{{\{{([<%])\s*({names})(?![\w-])((?:(?!\}}\}}).)*?)\s*/?[>%]\}}\}}")
 
 
 def _params(raw: str) -> tuple[dict[str, str], list[str]]:
@@ -198,9 +206,7 @@ def blocks(
         head = f"{fence} {{.callout-{callout or 'note'}" + (f' title="{label}"}}' if label else "}")
         return f"\n\n{head}\n{inner}\n{fence}\n\n"
 
-    _innermost_first(
-        text, "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)), block
-    )
+    _innermost_first(text, _alternation(names), block)
 
 
 def _innermost_first(text: Text, names: str, replace: Callable[[Match[str], int], str]) -> None:
