@@ -12,6 +12,7 @@ from site_builder.build import build
 from site_builder.cli import main
 from site_builder.config import load_config
 from site_builder.importer import import_posts
+from site_builder.importer.report import ImportReport
 from tests.conftest import ROOT, make_site
 
 # As real al-folio/Minima layouts write them: MathJax 2 in a layout, MathJax 3 and a
@@ -491,6 +492,19 @@ def test_a_key_given_twice_in_one_object_is_the_last(tmp_path: Path) -> None:
     assert macros == {"d": "\\,d", "<": "\\langle"} and [str(n) for n in report.notes] == []
 
 
+def _jekyll_site(tmp_path: Path, include: str, post: str) -> tuple[Path, ImportReport]:
+    """A Jekyll site of one include (``_includes/head.html``) and one post, imported into
+    a fresh site: that site and the import's report."""
+    old = tmp_path / "old"
+    (old / "_includes").mkdir(parents=True)
+    (old / "_posts").mkdir()
+    (old / "_config.yml").write_text("title: Old\n")
+    (old / "_includes" / "head.html").write_text(include)
+    (old / "_posts" / "2020-01-01-a.md").write_text(f"---\ntitle: A\n---\n\n{post}")
+    site = make_site(tmp_path / "site", ROOT)
+    return site, import_posts(old, site / "content" / "posts")
+
+
 @pytest.mark.parametrize(
     ("config", "dollar_is_math"),
     [
@@ -516,17 +530,11 @@ def test_dollars_are_text_where_the_old_sites_math_read_none(
     """A Jekyll site whose MathJax or KaTeX lists inline openers without ``$`` showed
     ``$5`` as a price: its lone dollars stay text, kramdown's ``$$x$$`` stays math. One
     that lists ``$``, or says nothing of delimiters, keeps ``$x$`` as a formula."""
-    old = tmp_path / "old"
-    (old / "_includes").mkdir(parents=True)
-    (old / "_posts").mkdir()
-    (old / "_config.yml").write_text("title: Old\n")
-    (old / "_includes" / "head.html").write_text(f"<script>{config}</script>\n")
-    (old / "_posts" / "2020-01-01-a.md").write_text(
-        "---\ntitle: A\n---\n\nIt cost $5 and $10, and $$a^2$$ holds for $b$.\n\n"
-        "```sh\necho $HOME $x\n```\n"
+    site, report = _jekyll_site(
+        tmp_path,
+        f"<script>{config}</script>\n",
+        "It cost $5 and $10, and $$a^2$$ holds for $b$.\n\n```sh\necho $HOME $x\n```\n",
     )
-    site = make_site(tmp_path / "site", ROOT)
-    report = import_posts(old, site / "content" / "posts")
     written = (site / "content" / "posts" / "a.md").read_text()
     assert report.posts[0].failed == 0
     assert "$a^2$" in written and "echo $HOME $x" in written
@@ -562,17 +570,13 @@ def test_macros_in_a_quarto_folders_metadata(tmp_path: Path) -> None:
 def test_macros_in_a_global_object_a_configuration_names(tmp_path: Path) -> None:
     """``MathJax_macros = {...}`` (no ``var``), then ``TeX: {Macros: MathJax_macros}``: the
     object was not read, and every post using ``\\E`` or ``\\zero`` failed."""
-    old = tmp_path / "old"
-    (old / "_includes").mkdir(parents=True)
-    (old / "_posts").mkdir()
-    (old / "_includes/mathjax.html").write_text(
+    site, report = _jekyll_site(
+        tmp_path,
         '<script>\nMathJax_macros = {\n    E: "{\\\\mathbb{E}}",  // expectation\n'
         '    abs: ["{\\\\left\\\\lvert#1\\\\right\\\\rvert}", 1],\n};\n'
-        "MathJax.Hub.Config({TeX: {Macros: MathJax_macros}});\n</script>\n"
+        "MathJax.Hub.Config({TeX: {Macros: MathJax_macros}});\n</script>\n",
+        "$\\E \\abs{x}$\n",
     )
-    (old / "_posts/2020-01-01-a.md").write_text("---\ntitle: A\n---\n\n$\\E \\abs{x}$\n")
-    site = make_site(tmp_path / "site", ROOT)
-    report = import_posts(old, site / "content" / "posts")
     assert report.posts[0].failed == 0
     assert yaml.safe_load((site / "site.yaml").read_text())["math"]["macros"] == {
         "E": "{\\mathbb{E}}",
@@ -583,17 +587,13 @@ def test_macros_in_a_global_object_a_configuration_names(tmp_path: Path) -> None
 def test_a_macro_whose_body_defines_itself(tmp_path: Path) -> None:
     """``argmin: "\\\\newcommand\\\\argmin[1]{\\\\underset{#1}{\\\\arg\\\\min}}"``: MathJax ran the
     definition at the first use; taken as the body, every use failed."""
-    old = tmp_path / "old"
-    (old / "_includes").mkdir(parents=True)
-    (old / "_posts").mkdir()
-    (old / "_includes/footer.html").write_text(
+    site, report = _jekyll_site(
+        tmp_path,
         "<script>MathJax.Hub.Config({TeX: {Macros: {\n"
         '  argmin: "\\\\newcommand\\\\argmin[1]{\\\\underset{#1}{\\\\arg\\\\min}}"\n'
-        "}}});</script>\n"
+        "}}});</script>\n",
+        "$\\argmin{d} f$\n",
     )
-    (old / "_posts/2020-01-01-a.md").write_text("---\ntitle: A\n---\n\n$\\argmin{d} f$\n")
-    site = make_site(tmp_path / "site", ROOT)
-    report = import_posts(old, site / "content" / "posts")
     assert report.posts[0].failed == 0
     macros = yaml.safe_load((site / "site.yaml").read_text())["math"]["macros"]
     assert macros == {"argmin": "\\underset{#1}{\\arg\\min}"}
