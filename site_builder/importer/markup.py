@@ -73,8 +73,7 @@ def _comment_blocks(text: Text) -> None:
     """An HTML comment that opens a line outside code hides all up to its ``-->``, as
     CommonMark reads it: ``<!-- ```{tikz}`` ... ``` -->`` comments out a cell, and its last
     line is no fence that opens code to the end of the post."""
-    found, pos = [], 0
-    fence = FENCE.search(text.text)  # the first fence at ``pos`` or after
+    found, pos, fence = [], 0, FENCE.search(text.text)  # the first fence at ``pos`` or after
     while (comment := COMMENT_BLOCK.search(text.text, pos)) is not None:
         if fence is not None and fence.start() < pos:
             fence = FENCE.search(text.text, pos)
