@@ -23,6 +23,9 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
+
+import brotli
 
 FONT_FILE = "texgyrepagella-math.otf"
 FAMILY = "TeX Gyre Pagella Math"
@@ -105,8 +108,9 @@ def _subset(data: bytes, chars: frozenset[str]) -> bytes:
     took ~0.6 s and 0.3 s more to import, most of a one-post site's cold build); fontTools
     then renames it and writes the WOFF2, whose Brotli is the slow part left."""
     import uharfbuzz as hb
-    from fontTools.ttLib import TTFont
+    from fontTools.ttLib import TTFont, woff2
 
+    woff2.brotli = _Brotli
     wanted = hb.SubsetInput()
     wanted.unicode_set.update(ord(char) for char in chars)
     # Every layout feature: ssty (script-size) and friends are used by the browser.
@@ -130,6 +134,25 @@ def _subset(data: bytes, chars: frozenset[str]) -> bytes:
     font.flavor = "woff2"
     font.save(out)
     return out.getvalue()
+
+
+class _Brotli:
+    """Brotli as fontTools' WOFF2 writer calls it, at quality 10 instead of the default 11.
+
+    Quality 11 took 144 ms for a typical subset (60 KB before compression), the slowest
+    step of a small site's cold build; quality 10 takes 56 ms for a file 2% larger
+    (35.9 KB against 35.2 KB), and 9 takes 20 ms for 8.5% more. fontTools has no setting
+    for it, so its module's ``brotli`` is this class."""
+
+    MODE_FONT = brotli.MODE_FONT
+    MODE_TEXT = brotli.MODE_TEXT
+    QUALITY = 10
+
+    @staticmethod
+    def compress(data: bytes, **options: Any) -> bytes:
+        return bytes(brotli.compress(data, **{"quality": _Brotli.QUALITY, **options}))
+
+    decompress = staticmethod(brotli.decompress)
 
 
 def _rename(font: object) -> None:
