@@ -53,7 +53,6 @@ CACHE_KINDS = [
     "state.db",
     "render-rows",
     "build-rows",
-    "templates",
 ]
 
 

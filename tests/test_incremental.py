@@ -213,6 +213,29 @@ def test_template_change_rerenders_pages_not_markdown(site: Path, tmp_path: Path
     assert_matches_clean(site, tmp_path)
 
 
+def test_a_page_depends_on_every_template_its_tags_may_name() -> None:
+    """The closure is found from the tags: a conditional or listed name counts (Jinja's own
+    scan drops what it cannot evaluate), a variable cannot, a tag of another kind is none."""
+    source = (
+        '{%- extends parent if parent else "base.html" -%}'
+        "{% include ['a.html', \"b.html\"] ignore missing %}"
+        '{%+ from "macros.html" import cite %}{% import "icons.html" as icons %}'
+        '{% include name %}{% set x = "not-a-template.html" %}{% for from_ in y %}{% endfor %}'
+    )
+    assert pages._references(source.encode()) == (
+        "a.html",
+        "b.html",
+        "base.html",
+        "icons.html",
+        "macros.html",
+    )
+    texts = {"post.html": b'{% extends "base.html" %}', "base.html": b"<html>", "tag.html": b"x"}
+    edited = {**texts, "tag.html": b"y"}
+    assert pages.closure_hash(texts, "post.html") == pages.closure_hash(edited, "post.html")
+    edited["base.html"] = b"<html lang=en>"
+    assert pages.closure_hash(texts, "post.html") != pages.closure_hash(edited, "post.html")
+
+
 def test_site_yaml_and_static_changes(site: Path, tmp_path: Path) -> None:
     config = site / "site.yaml"
     config.write_text(config.read_text().replace("title: Bench", "title: Benchmarks"))

@@ -76,20 +76,6 @@ def _bytecode_cache(cache: Cache) -> jinja2.BytecodeCache:
     return CheckedBytecodeCache()
 
 
-def template_closure_hash(config: SiteConfig, name: str, cache: Cache) -> str:
-    """``pages.closure_hash``, remembered by the bytes of every template: finding the
-    references means parsing the templates with Jinja, and a build with nothing to
-    render then never imports Jinja."""
-    texts = pages.template_texts(config)
-    key = hash_parts(name, *(part for rel, data in texts.items() for part in (rel, data)))
-    known = cache.get("templates", key)
-    if isinstance(known, str):
-        return known
-    result = pages.closure_hash(texts, name)
-    cache.put("templates", key, result)
-    return result
-
-
 def font_subset(
     cache: Cache, running: Future[bytes] | None = None
 ) -> Callable[[Path, frozenset[str]], bytes]:

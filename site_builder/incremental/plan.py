@@ -16,8 +16,6 @@ from pathlib import Path
 from site_builder import bibliography, feeds, fonts, kinds, pages, render, widgets
 from site_builder.config import SiteConfig
 from site_builder.frontmatter import SourcePost
-from site_builder.incremental.cache import Cache
-from site_builder.incremental.cached import template_closure_hash
 from site_builder.incremental.jobs import PostJob
 from site_builder.incremental.keys import code_version, hash_parts
 from site_builder.incremental.state import LastBuild
@@ -25,9 +23,7 @@ from site_builder.model import Site
 from site_builder.routes import Routes, SourceRoute
 
 
-def plan_jobs(
-    routes: Routes, config: SiteConfig, previous: LastBuild, cache: Cache
-) -> tuple[list[PostJob], str]:
+def plan_jobs(routes: Routes, config: SiteConfig, previous: LastBuild) -> tuple[list[PostJob], str]:
     """Each post's job, newest first, with its keys.
 
     Also returns the plan's context: everything besides a post's own file that its
@@ -37,8 +33,9 @@ def plan_jobs(
     re-read keeps its keys without hashing them again.
     """
     version = code_version()
+    texts = pages.template_texts(config)
     templates = {
-        kind.name: template_closure_hash(config, kind.template, cache) if kind.template else ""
+        kind.name: pages.closure_hash(texts, kind.template) if kind.template else ""
         for kind in kinds.KINDS
     }
     # Most posts share one .bib (or none): hash each once.

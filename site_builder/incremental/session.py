@@ -135,7 +135,7 @@ class Session:
         rendered on the workers.
         ``more_math`` is formulas' HTML drawn elsewhere (the publications): the math font
         holds their characters too."""
-        self.jobs, self.plan_context = plan_jobs(planned, self.config, self.previous, self.cache)
+        self.jobs, self.plan_context = plan_jobs(planned, self.config, self.previous)
         self.job_of = {_id(job.route.source): job for job in self.jobs}
         self.static = planned.static
         pending = [job for job in self.jobs if not self._reuse(job, output)]
