@@ -33,6 +33,12 @@ _Loader.yaml_implicit_resolvers = {
 }
 
 
+def loads(text: str) -> Any:
+    """``text`` parsed as :func:`load_yaml` parses it (dates kept as text, for the post's
+    own checks to read), PyYAML's errors raised as they are."""
+    return yaml.load(text, Loader=_Loader)
+
+
 def load_yaml(text: str, path: Path, line_offset: int = 0) -> Any:
     """Parse ``text``; a YAML error becomes a BuildError at the file's line (YAML's + offset)."""
     try:

@@ -115,6 +115,58 @@ def test_a_notebook_that_breaks_the_schema() -> None:
     assert str(caught.value).startswith("p.ipynb: not a valid notebook")
 
 
+@pytest.mark.parametrize(
+    ("cells", "message"),
+    [
+        ("hello", "p.ipynb: not a valid notebook: 'cells' must be a list of cells"),
+        (["hello"], "p.ipynb: not a valid notebook at cells/0: a cell must be an object"),
+    ],
+)
+def test_cells_of_the_wrong_shape_are_named_not_a_traceback(cells: object, message: str) -> None:
+    """nbformat 4.5 gives every cell an id before checking the schema: a cell that is not
+    an object was a TypeError from inside it."""
+    raw = json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+    with pytest.raises(BuildError) as caught:
+        loads_notebook(raw, Path("p.ipynb"))
+    assert str(caught.value) == message
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        {"raw": "---\ntitle: T\ndate: 2024-13-45\n---"},
+        {"markdown": "# T\n- date: 2024-13-45"},
+    ],
+)
+def test_an_impossible_date_in_a_notebook_is_the_posts_own_message(first: object) -> None:
+    """YAML made 2024-13-45 a ValueError with no line; the date now reaches the post's
+    checks as text, as in a ``.md`` post."""
+    rendered = render_notebook({"cells": [first, {"markdown": "x"}]})
+    assert rendered.startswith("ERROR content/posts/nb.ipynb: cell 1, line ")
+    assert "invalid date '2024-13-45'" in rendered
+
+
+def test_front_matter_after_blank_lines_in_the_raw_cell() -> None:
+    source = load({"cells": [{"raw": "\n\n---\ntitle: T\ndate: 2024-01-02\n---"}]})
+    assert source.front["title"] == "T"  # type: ignore[attr-defined]
+
+
+def test_the_notebooks_own_metadata_gives_only_a_posts_keys() -> None:
+    """Jupyter's extensions keep settings there: the Table of Contents extension's ``toc``
+    is a mapping, not the post's ``toc: true``; jupytext's pairing is no key of a post."""
+    metadata = {
+        "title": "T",
+        "date": "2024-01-02",
+        "toc": {"base_numbering": 1, "nav_menu": {}},
+        "jupytext": {"formats": "ipynb,py"},
+        "anaconda-cloud": {},
+    }
+    front = load({"metadata": metadata, "cells": [{"markdown": "x"}]}).front  # type: ignore[attr-defined]
+    assert {key: front[key] for key in ("title", "date")} == {"title": "T", "date": "2024-01-02"}
+    assert not {"toc", "jupytext", "anaconda-cloud"} & set(front)
+    assert render_notebook({"metadata": metadata, "cells": [{"markdown": "x"}]}).startswith("<p>x")
+
+
 def test_what_jupyter_opens_despite_the_schema_is_read(recwarn: pytest.WarningsRecorder) -> None:
     """Old fastpages and nbconvert wrote ``outputs`` on markdown cells, and some tools a
     code cell without them, or 4.5 cells without ids: Jupyter and Quarto open these; the

@@ -26,9 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from site_builder.errors import BuildError
+from site_builder.frontmatter import KNOWN_KEYS
 from site_builder.notebooks.reader import text_of
 from site_builder.slug import slugify
 from site_builder.sources import author_line
+from site_builder.yamlload import loads
 
 DATED_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})-(.+)$")
 _US_DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
@@ -52,6 +54,11 @@ DROPPED = frozenset(
 )  # fmt: skip
 # Notebook-level metadata that is never front matter.
 _NOT_FRONT = frozenset({"kernelspec", "language_info", "widgets", "colab", "accelerator", "vscode"})
+# What the notebook's own metadata may give (see ``_metadata``): a post's keys, and the
+# spellings ``_mapped`` reads as one.
+_POST_KEYS = (KNOWN_KEYS | {"categories", "authors", "summary", "subtitle", "date-modified"}) - {
+    "pdf"
+}
 
 
 @dataclass(frozen=True)
@@ -85,20 +92,23 @@ def _raw_cell(cells: list[Any], rel: Path) -> FrontMatter | None:
         return None
     index, cell = first
     lines = text_of(cell.get("source")).split("\n")
-    if lines[0].strip() != "---":
+    start = next(i for i, line in enumerate(lines) if line.strip())  # blank lines before it
+    if lines[start].strip() != "---":
         return None
-    end = next((i for i in range(1, len(lines)) if lines[i].rstrip() in ("---", "...")), None)
+    end = next(
+        (i for i in range(start + 1, len(lines)) if lines[i].rstrip() in ("---", "...")), None
+    )
     if end is None:
         message = f"cell {index + 1}: front matter is not closed: add a '---' line after it"
         raise BuildError(rel, None, message)
     import yaml
 
-    text = "\n".join(lines[1:end])
+    text = "\n".join(lines[start + 1 : end])
     try:
-        data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        data = loads(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        line = f", line {mark.line + 2}" if mark is not None else ""
+        line = f", line {mark.line + start + 2}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).split("\n")[0]
         raise BuildError(rel, None, f"cell {index + 1}{line}: front matter: {problem}") from None
     if data is None:
@@ -107,7 +117,7 @@ def _raw_cell(cells: list[Any], rel: Path) -> FrontMatter | None:
         message = f"cell {index + 1}, line 2: front matter must be a mapping of keys to values"
         raise BuildError(rel, None, message)
     origins: dict[str, tuple[int | None, int | None]] = {}
-    for number, line in enumerate(lines[1:end], start=2):
+    for number, line in enumerate(lines[start + 1 : end], start=start + 2):
         key = line.split(":", 1)[0].strip()
         if key in data and not line.startswith((" ", "\t")):
             origins.setdefault(key, (index, number))
@@ -115,10 +125,21 @@ def _raw_cell(cells: list[Any], rel: Path) -> FrontMatter | None:
 
 
 def _metadata(metadata: Any) -> FrontMatter | None:
-    for mapping in (metadata.get("quarto"), metadata.get("front_matter"), metadata):
+    """``quarto:`` and ``front_matter:`` are front matter whole. The notebook's own
+    metadata is shared with every Jupyter tool (``toc`` is the Table of Contents
+    extension's settings, ``jupytext`` its pairing), so only the keys a post has are taken
+    from it, and ``toc`` only as true or false."""
+    for mapping in (metadata.get("quarto"), metadata.get("front_matter")):
         if isinstance(mapping, dict) and "title" in mapping:
             data = {str(k): v for k, v in mapping.items() if k not in _NOT_FRONT}
             return FrontMatter(_plain(data), {key: (None, None) for key in data})
+    if isinstance(metadata, dict) and "title" in metadata:
+        data = {
+            str(k): v
+            for k, v in metadata.items()
+            if k in _POST_KEYS and (k != "toc" or isinstance(v, bool))
+        }
+        return FrontMatter(_plain(data), {key: (None, None) for key in data})
     return None
 
 
@@ -155,9 +176,7 @@ def _fastpages(cells: list[Any]) -> FrontMatter | None:
         elif item:
             key, value = item.groups()
             try:
-                data[key] = yaml.load(
-                    f"{key}: {value}", Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-                )[key]
+                data[key] = loads(f"{key}: {value}")[key]
             except (yaml.YAMLError, TypeError):
                 data[key] = value.strip()
             origins[key] = (index, number)

@@ -1,13 +1,20 @@
 """One stored output of a code cell as a piece of the page: HTML, Markdown or an image file.
 
 ``execute_result`` and ``display_data`` hold several representations of one
-value; the first of :data:`MIME_ORDER` present is shown, as Jupyter and Quarto
-choose. Images become files named by their content's hash (``nb-<hash>.png``:
-the same bytes, the same name, in any build), with their width and height so
-the page does not jump; the metadata's ``width``/``height`` (a Retina figure
-shown at half its pixels) win over the file's. ``text/markdown`` and
-``text/latex`` go through the Markdown pipeline with the cells' text (math,
-cross-references); everything else is escaped or sanitised HTML. A widget's
+value; the first of :data:`MIME_ORDER` present is shown, in the order nbconvert's
+HTML export (and JupyterLab) prefers them: HTML, Markdown, SVG, LaTeX (SymPy's
+results are formulas, not their PNG), then bitmaps and text. HTML that shows nothing
+once its scripts are removed (an Altair or Plotly chart) gives way to the next
+representation, an image or the text (``alt.Chart(...)``), as Jupyter shows when it
+cannot draw one; a text that is only Python's default repr (``<IPython.core.display.HTML
+object>``, for a ``<style>`` or a video) says nothing, and is not shown.
+
+Images become files named by their content's hash (``nb-<hash>.png``: the same
+bytes, the same name, in any build), with their width and height so the page does
+not jump; the metadata's ``width``/``height`` (a Retina figure shown at half its
+pixels; IRkernel puts them at the top) win over the file's, when they are sizes.
+``text/markdown`` and ``text/latex`` go through the Markdown pipeline with the
+cells' text (math, cross-references); everything else is escaped or sanitised HTML. A widget's
 view needs a live kernel, so its ``text/plain`` is shown.
 """
 
@@ -27,14 +34,16 @@ from site_builder.notebooks.reader import text_of
 from site_builder.notebooks.sanitize import is_visible, sanitize_html
 
 MIME_ORDER = (
-    "image/svg+xml",
-    "image/png",
-    "image/jpeg",
     "text/html",
     "text/markdown",
+    "image/svg+xml",
     "text/latex",
+    "image/png",
+    "image/jpeg",
     "text/plain",
 )
+_DEFAULT_REPR = re.compile(r"^\s*<[\w.]+ object(?: at 0x[0-9a-fA-F]+)?>\s*$")
+_LARGEST = 100_000  # CSS pixels: a width or height past this is a mistake, not a size
 WIDGET = "application/vnd.jupyter.widget-view+json"
 _SUFFIX = {"image/svg+xml": "svg", "image/png": "png", "image/jpeg": "jpg"}
 _SVG_LENGTH = re.compile(r"^\s*([\d.]+)\s*(px|pt)?\s*$")
@@ -81,8 +90,23 @@ def render_output(output: Any) -> Piece | None:
 
 
 def stream_html(name: str, text: str) -> str:
-    shown = ansi_to_html(text.rstrip("\n"))
+    shown = ansi_to_html(_overwritten(text.rstrip("\n")))
     return f'<pre class="nb-stream nb-{name}" tabindex="0">{shown}</pre>'
+
+
+def _overwritten(text: str) -> str:
+    """Stream text as a terminal leaves it, as Jupyter shows it: after a ``\\r`` the text
+    is written over the line from its start (a progress bar rewrites itself; ``abc\\rX``
+    shows ``Xbc``), and a ``\\r`` that ends a line changes nothing."""
+    if "\r" not in text:
+        return text
+    lines = []
+    for line in text.replace("\r\n", "\n").split("\n"):
+        shown = ""
+        for part in line.split("\r"):
+            shown = part + shown[len(part) :]
+        lines.append(shown)
+    return "\n".join(lines)
 
 
 def _rich(data: dict[str, Any], metadata: dict[str, Any]) -> Piece | None:
@@ -91,12 +115,14 @@ def _rich(data: dict[str, Any], metadata: dict[str, Any]) -> Piece | None:
             continue
         value = data[mime]
         if mime in _SUFFIX:
-            return Piece("image", image=_image(mime, value, metadata.get(mime) or {}))
+            return Piece("image", image=_image(mime, value, _image_metadata(mime, metadata)))
         text = text_of(value)
         if mime == "text/html":
             cleaned = sanitize_html(text)
             if is_visible(cleaned):  # else: drawn by a script; show the next one
                 return Piece("html", f'<div class="nb-html" tabindex="0">\n{cleaned}\n</div>')
+            if _DEFAULT_REPR.match(text_of(data.get("text/plain"))):
+                data = {key: val for key, val in data.items() if key != "text/plain"}
         elif mime == "text/markdown":
             return Piece("markdown", text) if text.strip() else None
         elif mime == "text/latex":
@@ -115,6 +141,22 @@ def latex_markdown(text: str) -> str:
     return f"$$\n{stripped}\n$$"
 
 
+def _image_metadata(mime: str, metadata: dict[str, Any]) -> dict[str, Any]:
+    """The image's size as its output's metadata gives it: under its MIME type (IPython),
+    or at the top (IRkernel's ``display_png(x, width=64)``)."""
+    own = metadata.get(mime)
+    if isinstance(own, dict):
+        return own
+    return metadata if isinstance(metadata, dict) else {}
+
+
+def _side(value: Any) -> float | None:
+    """A usable width or height: a positive finite number of pixels (not ``Infinity``)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if 0 < value <= _LARGEST else None
+
+
 def _image(mime: str, value: Any, metadata: dict[str, Any]) -> Image:
     if mime == "image/svg+xml":
         data = text_of(value).encode("utf-8")
@@ -125,9 +167,9 @@ def _image(mime: str, value: Any, metadata: dict[str, Any]) -> Image:
         except (binascii.Error, ValueError):
             raise OutputError(f"its {mime} output is not base64") from None
         size = _bitmap_size(data)
-    width, height = metadata.get("width"), metadata.get("height")
-    if isinstance(width, int | float) and width > 0:
-        if isinstance(height, int | float) and height > 0:
+    width, height = _side(metadata.get("width")), _side(metadata.get("height"))
+    if width is not None:
+        if height is not None:
             size = (round(width), round(height))
         elif size is not None:  # one side given: keep the file's aspect ratio
             size = (round(width), round(size[1] * width / size[0]))

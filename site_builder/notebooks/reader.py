@@ -80,6 +80,7 @@ def parse_notebook(raw: bytes | str, rel: Path | str) -> Any:
             else ""
         )
         raise BuildError(rel, None, f"unknown nbformat {version!r}: only nbformat 4 is read{hint}")
+    _check_cells(data, rel)
     import nbformat  # only sites with notebooks pay for the import (jsonschema)
 
     notebook = nbformat.from_dict(_repaired(data))  # type: ignore[no-untyped-call]
@@ -91,6 +92,18 @@ def parse_notebook(raw: bytes | str, rel: Path | str) -> Any:
         message = f"not a valid notebook{at}: {_first_line(exc.message)}"
         raise BuildError(rel, None, message) from None
     return notebook
+
+
+def _check_cells(data: dict[str, Any], rel: Path | str) -> None:
+    """What nbformat's validation would trip over before it checks the schema (it gives
+    each cell an id first): ``cells`` that is not a list, a cell that is not an object."""
+    cells = data.get("cells")
+    if "cells" in data and not isinstance(cells, list):
+        raise BuildError(rel, None, "not a valid notebook: 'cells' must be a list of cells")
+    for index, cell in enumerate(cells or []):
+        if not isinstance(cell, dict):
+            message = f"not a valid notebook at cells/{index}: a cell must be an object"
+            raise BuildError(rel, None, message)
 
 
 def _first_line(text: str) -> str:
