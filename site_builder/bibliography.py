@@ -22,7 +22,9 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from site_builder.bibfields import fields_of
 from site_builder.bibnames import biblatex_names
+from site_builder.bibtex_latex import tidy, undollar
 from site_builder.errors import BuildError
 
 DEFAULT = Path("content") / "references.bib"
@@ -45,7 +47,7 @@ Bibliography = Mapping[str, Entry]
 def parse(text: str, shown: Path | str) -> dict[str, Entry]:
     """Parse BibTeX source; ``shown`` is the path used in error messages."""
     data = read_bibtex(text, shown)
-    return {key: _format(key, entry) for key, entry in data.entries.items()}
+    return {key: _format(key, entry, data.entries) for key, entry in data.entries.items()}
 
 
 def read_bibtex(text: str, shown: Path | str) -> Any:
@@ -147,11 +149,12 @@ def _latex(value: str) -> str:
         urls.append(match.group(1))
         return f"sburl{len(urls) - 1}x"
 
-    value = _URL.sub(hide, value)
+    value = tidy(_URL.sub(hide, value))
     try:
         text = _plain(Text.from_latex(value)).strip()
     except (UnicodeDecodeError, ValueError):
         text = " ".join(value.replace("\\", " ").replace("{", "").replace("}", "").split())
+    text = undollar(text)
     return re.sub(r"sburl(\d+)x", lambda m: urls[int(m.group(1))], text) if urls else text
 
 
@@ -174,11 +177,15 @@ def _sentence_case(value: str) -> str:
     BibTeX's change does not know: each part after a colon outside braces starts afresh.
     """
     from pybtex.richtext import Text
+    from pybtex.scanner import PybtexSyntaxError
 
-    parts = [
-        " " * (part[:1].isspace()) + _plain(Text.from_latex(part).capitalize())
-        for part in _colon_parts(value)
-    ]
+    try:
+        parts = [
+            " " * (part[:1].isspace()) + _plain(Text.from_latex(part).capitalize())
+            for part in _colon_parts(value)
+        ]
+    except (PybtexSyntaxError, UnicodeDecodeError, ValueError):  # a stray brace or ``%``
+        return " ".join(value.replace("\\", " ").replace("{", "").replace("}", "").split())
     return ":".join(parts).strip()
 
 
@@ -202,7 +209,7 @@ def _title(value: str) -> tuple[str, str]:
         formulas.append(match.group(1))
         return f"{{MATHHELD{len(formulas) - 1}Z}}"
 
-    text = _sentence_case(_MATH.sub(hold, value))
+    text = undollar(_sentence_case(_MATH.sub(hold, tidy(value))))
     html = escape(text)
     for index, latex in enumerate(formulas):
         try:
@@ -263,8 +270,8 @@ def _authors(persons: list[Any]) -> tuple[str, str]:
     return short, listed
 
 
-def _format(key: str, entry: Any) -> Entry:
-    fields = {name.lower(): value for name, value in entry.fields.items()}
+def _format(key: str, entry: Any, entries: Mapping[str, Any]) -> Entry:
+    fields = fields_of(entry, entries)
 
     def field(name: str) -> str:
         return _latex(fields[name]) if name in fields else ""

@@ -21,25 +21,12 @@ from site_builder.config import SiteConfig, math_macros, toc_problem
 from site_builder.errors import BuildError, BuildWarning, Location
 from site_builder.kinds import Kind
 from site_builder.slug import slugify
+from site_builder.sources import FRONT_MATTER_KEYS
 
 if TYPE_CHECKING:
     from site_builder.content import FileRecord
 
-KNOWN_KEYS = {
-    "title",
-    "date",
-    "author",
-    "description",
-    "tags",
-    "draft",
-    "slug",
-    "updated",
-    "bibliography",
-    "pdf",
-    "math",
-    "toc",
-    "toc-depth",
-}
+KNOWN_KEYS = FRONT_MATTER_KEYS  # shared with the readers of notebooks (``sources``)
 PAGE_KEYS = {"menu", "order"}  # a page's place in the header's menu (see ``menu``)
 
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")

@@ -16,6 +16,24 @@ from typing import Any
 
 from site_builder.errors import BuildError, BuildErrors, BuildWarning
 
+# The keys a post's front matter may hold (``frontmatter`` checks them; a notebook's own
+# metadata gives only these, ``notebooks.frontmatter``).
+FRONT_MATTER_KEYS = {
+    "title",
+    "date",
+    "author",
+    "description",
+    "tags",
+    "draft",
+    "slug",
+    "updated",
+    "bibliography",
+    "pdf",
+    "math",
+    "toc",
+    "toc-depth",
+}
+
 
 @dataclass(frozen=True)
 class SourceText:

@@ -26,10 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from site_builder.errors import BuildError
-from site_builder.frontmatter import KNOWN_KEYS
 from site_builder.notebooks.reader import text_of
 from site_builder.slug import slugify
-from site_builder.sources import author_line
+from site_builder.sources import FRONT_MATTER_KEYS, author_line
 from site_builder.yamlload import loads
 
 DATED_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})-(.+)$")
@@ -56,9 +55,9 @@ DROPPED = frozenset(
 _NOT_FRONT = frozenset({"kernelspec", "language_info", "widgets", "colab", "accelerator", "vscode"})
 # What the notebook's own metadata may give (see ``_metadata``): a post's keys, and the
 # spellings ``_mapped`` reads as one.
-_POST_KEYS = (KNOWN_KEYS | {"categories", "authors", "summary", "subtitle", "date-modified"}) - {
-    "pdf"
-}
+_POST_KEYS = (
+    FRONT_MATTER_KEYS | {"categories", "authors", "summary", "subtitle", "date-modified"}
+) - {"pdf"}
 
 
 @dataclass(frozen=True)

@@ -15,12 +15,15 @@ files that ``pdf`` fields name exist); the templates render that data.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 from typing import Any
 
+from site_builder.bibfields import CONTAINERS, crossref_targets, fields_of
 from site_builder.bibliography import _latex, read_bibtex
+from site_builder.bibtex_latex import tidy
 from site_builder.errors import BuildError, BuildWarning, Location
 from site_builder.publications.links import Link, links
 from site_builder.publications.people import Author, Name, authors, site_name
@@ -139,9 +142,12 @@ def parse_publications(
     me = site_name(author) if author.strip() else None
     warnings: list[BuildWarning] = []
     papers = []
+    containers = crossref_targets(bib.entries)
     for key, entry in bib.entries.items():
+        if key.lower() in containers and entry.type.lower() in CONTAINERS:
+            continue  # the proceedings its papers cite: not a paper of the author's
         source = spans.get(key) or SourceEntry(entry.type, key, 0, ())
-        paper, problems = _publication(key, entry, source, shown, root, me, macros)
+        paper, problems = _publication(key, entry, source, shown, root, me, macros, bib.entries)
         papers.append(paper)
         warnings.extend(problems)
     return Publications(shown, _by_year(papers), tuple(warnings))
@@ -155,8 +161,9 @@ def _publication(
     root: Path,
     me: Name | None,
     macros: tuple[tuple[str, str], ...],
+    entries: Mapping[str, Any],
 ) -> tuple[Publication, list[BuildWarning]]:
-    raw = {name.lower(): value for name, value in entry.fields.items()}
+    raw = fields_of(entry, entries)
     line = source.line or None
     if not raw.get("title", "").strip():
         raise BuildError(shown, line, f"entry '{key}' has no title")
@@ -221,7 +228,7 @@ def _rich(value: str, macros: tuple[tuple[str, str], ...]) -> tuple[str, str]:
         formulas.append(match.group(0))
         return f"MATHHELD{len(formulas) - 1}Z"
 
-    text = _decode(FORMULA.sub(hold, value))
+    text = _decode(FORMULA.sub(hold, tidy(value)))
     html = escape(text, quote=False)
     for index, formula in enumerate(formulas):
         text = text.replace(f"MATHHELD{index}Z", title_text(formula))

@@ -62,8 +62,12 @@ class Name:
 def site_name(name: str) -> Name:
     """The site author's name ("Yichi Zhang" or "Zhang, Yichi") ready for matching."""
     from pybtex.database import Person
+    from pybtex.exceptions import PybtexError
 
-    person = Person(name)
+    try:
+        person = Person(name)
+    except PybtexError:  # "Smith, John, Jr., PhD": more commas than BibTeX's name parts
+        person = Person(name.replace(",", " "))
     return _reduced(_parts(person)[0], _parts(person)[1])
 
 
