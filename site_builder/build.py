@@ -29,6 +29,7 @@ from site_builder.errors import BuildError, BuildErrors, BuildWarning
 from site_builder.frontmatter import SourcePost
 from site_builder.incremental.keys import hash_parts
 from site_builder.incremental.session import Session
+from site_builder.inputs import FOLDERS
 from site_builder.model import Listed, Site, build_site, make_post
 from site_builder.routes import Routes, links_to_missing_posts, plan_routes
 from site_builder.writer import Output, staged_output
@@ -68,6 +69,7 @@ def build(
     """
     started = time.perf_counter()
     out = out.resolve()
+    check_output(out, config.root.resolve())
     now = now if now is not None else clock.reference_time()
     cores = jobs or default_jobs()
     with Session(config, out, use_cache, cores, refresh_search) as last:
@@ -117,6 +119,24 @@ def _plan(config: SiteConfig, due: tuple[SourcePost, ...], loaded: LoadedContent
         return plan_routes(config, due)
     except BuildErrors as exc:
         raise BuildErrors([*loaded.errors, *exc.errors], loaded.warnings) from None
+
+
+def check_output(out: Path, root: Path) -> None:
+    """Refuse an output folder whose replacement would lose what no build made: a build
+    swaps a whole new tree in where ``out`` was (``writer``). ``--out .`` would have
+    deleted the site, ``--out content`` its posts, ``--out notes`` someone's notes."""
+    sources = [root / name for name in FOLDERS]  # .cache/ is not: the dev server's is there
+    if out == root or root.is_relative_to(out):
+        problem = "is the site's folder, or holds it: the build would replace the site"
+    elif any(out.is_relative_to(folder) for folder in sources):
+        problem = "is inside the site's sources: the build would replace them"
+    elif out.exists() and not out.is_dir():
+        problem = "is a file, not a folder"
+    elif out.is_dir() and not (out / ".nojekyll").exists() and any(out.iterdir()):
+        problem = "holds files no build wrote (a build writes .nojekyll): name a new folder"
+    else:
+        return
+    raise BuildError(out, None, f"the output folder {problem}")
 
 
 def load_site_publications(config: SiteConfig) -> Publications | None:

@@ -290,6 +290,13 @@ def run_import(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    try:
+        os.getcwd()
+    except FileNotFoundError:  # deleted under the shell (a build with --out . once did)
+        print(
+            "the current folder no longer exists: cd into the site, or use -C DIR", file=sys.stderr
+        )
+        return 1
     snapshot = None
     if args.command == "build":
         started = time.perf_counter()

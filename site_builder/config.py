@@ -127,6 +127,9 @@ def load_config(root: Path, parse: Callable[[str, Path], Any] | None = None) -> 
         text = (root / path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise BuildError(path, None, "site.yaml not found: is this a site directory?") from None
+    except (OSError, UnicodeDecodeError) as exc:  # a folder, unreadable, not UTF-8
+        reason = exc.strerror if isinstance(exc, OSError) else "it is not valid UTF-8"
+        raise BuildError(path, None, f"cannot read site.yaml: {reason}") from None
     data: Any = (parse or _load_yaml)(text, path)
     if data is None:
         data = {}
@@ -169,12 +172,11 @@ def load_config(root: Path, parse: Callable[[str, Path], Any] | None = None) -> 
     for key, problem in (("toc", toc_problem(toc, None)), ("toc-depth", toc_problem(None, depth))):
         if problem:
             raise BuildError(path, _line_of(text, key), problem)
-    search = data.get("search", False)
-    if not isinstance(search, bool):
-        raise BuildError(path, _line_of(text, "search"), "'search' must be true or false")
-    execute = data.get("execute", False)
-    if not isinstance(execute, bool):
-        raise BuildError(path, _line_of(text, "execute"), "'execute' must be true or false")
+    for key, default in (("search", False), ("execute", False), ("raw_html", True)):
+        # A quoted "false" would be true to bool(): raw_html: "false" let <script> through.
+        if not isinstance(data.get(key, default), bool):
+            raise BuildError(path, _line_of(text, key), f"'{key}' must be true or false")
+    search, execute = data.get("search", False), data.get("execute", False)
     menu = data.get("menu")
     if menu is not None:
         menu = parse_menu(menu, path, _line_of(text, "menu"))
@@ -202,7 +204,7 @@ def load_config(root: Path, parse: Callable[[str, Path], Any] | None = None) -> 
         description=str(data.get("description", "")),
         language=str(data.get("language", "en")),
         timezone=tz,
-        raw_html=bool(data.get("raw_html", True)),
+        raw_html=data.get("raw_html", True),
         widgets=discover(root),
     )
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from stat import S_ISREG
 from typing import TYPE_CHECKING
 
+from site_builder.errors import BuildError
 from site_builder.sources import SourceText, read_source
 
 if TYPE_CHECKING:
@@ -97,14 +98,17 @@ def _markdown_files(
     folder = os.path.join(base, rel)
     try:
         entries = list(os.scandir(folder))
-    except (FileNotFoundError, NotADirectoryError, PermissionError):
+    except (FileNotFoundError, NotADirectoryError):
         return
+    except OSError as exc:  # a folder of posts that cannot be read is not an empty one
+        shown = Path(f"{kind.folder}/{rel}".rstrip("/"))
+        raise BuildError(shown, None, f"cannot read the folder: {exc.strerror}") from None
     seen = seen | {os.path.realpath(folder)}
     here = f"{kind.folder}/{rel}"
     index = "index" + kind.suffix
     for entry in sorted(entries, key=lambda e: e.name):
-        if entry.name.endswith(kind.suffix) and entry.is_file():
-            yield f"{here}{entry.name}", entry.stat()
+        if entry.name.endswith(kind.suffix) and _is_file(entry, f"{here}{entry.name}"):
+            yield _utf8(f"{here}{entry.name}"), entry.stat()
         elif entry.is_dir() and not entry.name.startswith("."):
             if kind.nested:
                 if os.path.realpath(entry.path) not in seen:
@@ -112,7 +116,30 @@ def _markdown_files(
                 continue
             try:
                 stat = os.stat(os.path.join(entry.path, index))
-            except OSError:
-                continue
+            except (FileNotFoundError, NotADirectoryError):
+                continue  # a folder of something else
+            except OSError as exc:
+                shown = Path(f"{here}{entry.name}")
+                raise BuildError(shown, None, f"cannot read the folder: {exc.strerror}") from None
             if S_ISREG(stat.st_mode):
-                yield f"{here}{entry.name}/{index}", stat
+                yield _utf8(f"{here}{entry.name}/{index}"), stat
+
+
+def _is_file(entry: os.DirEntry[str], rel: str) -> bool:
+    """``entry.is_file()``, with a link that loops (``a.md -> a.md``) named, not a traceback."""
+    try:
+        return entry.is_file()
+    except OSError as exc:
+        raise BuildError(Path(rel), None, f"cannot read: {exc.strerror}") from None
+
+
+def _utf8(rel: str) -> str:
+    """``rel``, refused when its name is not UTF-8 (Latin-1 ``caf\\xe9.md``): its page's path
+    could not be written to the feed, the sitemap or the cache."""
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = rel.encode("utf-8", "backslashreplace").decode()
+        message = "the file name is not valid UTF-8: rename it"
+        raise BuildError(Path(shown), None, message) from None
+    return rel

@@ -51,7 +51,7 @@ def new_post(
     title = title.strip()
     if not title:
         raise BuildError("new", None, "the title must not be empty")
-    slug = slugify(title)
+    slug = _shortened(slugify(title))
     posts = config.root / "content" / "posts"
     single, folder = posts / f"{slug}.md", posts / slug / "index.md"
     path = folder if bundle else single
@@ -133,3 +133,15 @@ def new_widget(config: SiteConfig, name: str) -> Path:
     ):
         (folder / file).write_text(text.format(name=name), encoding="utf-8")
     return folder
+
+
+_LONGEST_SLUG = 80  # a file name holds 255 bytes; an address this long is long already
+
+
+def _shortened(slug: str) -> str:
+    """A long title's slug cut at a word (``-``) within 80 characters: a 60-word title made
+    a file name the system refused (``File name too long``)."""
+    if len(slug) <= _LONGEST_SLUG:
+        return slug
+    cut = slug[: _LONGEST_SLUG + 1].rsplit("-", 1)[0]
+    return cut if cut else slug[:_LONGEST_SLUG]

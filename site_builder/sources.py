@@ -71,7 +71,10 @@ class SourceText:
 
 def read_source(file: Path, rel: Path) -> SourceText:
     """A Markdown file's text: UTF-8, newlines normalised, no control characters."""
-    raw = file.read_bytes()
+    try:
+        raw = file.read_bytes()
+    except OSError as exc:  # unreadable (permissions), or gone since it was found
+        raise BuildError(rel, None, f"cannot read: {exc.strerror}") from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

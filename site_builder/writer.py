@@ -229,7 +229,22 @@ def _journal_path(out: Path) -> Path:
     return out.parent / f"{STAGING_PREFIX}{out.name}.journal"
 
 
+def inside(rel: object) -> bool:
+    """Whether ``rel`` names a file inside the output: relative, ``/``-separated, no ``..``.
+    Paths from the cache or a journal are checked before anything is moved or deleted by
+    them: a damaged record must cost a full build, never a file outside the output."""
+    if not isinstance(rel, str) or not rel or rel.startswith("/") or "\\" in rel:
+        return False
+    return all(part not in ("", ".", "..") for part in rel.split("/"))
+
+
 def _apply(out: Path, stage: Path, moves: list[str], removed: list[str]) -> None:
+    """Move the staged files into ``out`` and delete the removed ones; a path that would
+    reach outside either (a damaged journal or record) stops it before any change."""
+    if stage.parent != out.parent or not stage.name.startswith(f"{STAGING_PREFIX}{out.name}-"):
+        raise ValueError(f"{stage} is not a staging folder of {out}")
+    if not all(inside(rel) for rel in [*moves, *removed]):
+        raise ValueError("a path outside the output")
     for rel in moves:
         source = stage / rel
         if source.exists():  # on recovery, some moves already happened

@@ -66,13 +66,23 @@ def load_yaml(text: str, path: Path, line_offset: int = 0) -> Any:
 
 def _has_control(data: Any) -> bool:
     """Whether a key or text value holds a control character: an escape such as ``"\\a"``
-    makes one that the file's bytes (checked before parsing) do not show."""
-    if isinstance(data, str):
-        return CONTROL.search(data) is not None
-    if isinstance(data, dict):
-        return any(_has_control(key) or _has_control(value) for key, value in data.items())
-    if isinstance(data, list):
-        return any(_has_control(item) for item in data)
+    makes one that the file's bytes (checked before parsing) do not show. Each object is
+    visited once: YAML's aliases share them, and the expanded tree of a few nested
+    ``&a [*b, *b, ...]`` lines (the "billion laughs") is astronomically large."""
+    pending, seen = [data], set()
+    while pending:
+        item = pending.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, str):
+            if CONTROL.search(item) is not None:
+                return True
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
     return False
 
 

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from site_builder.incremental.entries import dump_entry, load_entry
 from site_builder.incremental.keys import code_version
-from site_builder.writer import OutputEntry
+from site_builder.writer import OutputEntry, inside
 
 if TYPE_CHECKING:
     import sqlite3
@@ -131,6 +131,8 @@ class StateStore:
             outputs = {
                 path: OutputEntry(key, size, mtime, owner) for path, key, size, mtime, owner in rows
             }
+            if not all(inside(path) for path in outputs):  # damaged: would delete outside out
+                return LastBuild()
             return LastBuild(outputs, *last[1:])
         except sqlite3.DatabaseError:
             self._discard()

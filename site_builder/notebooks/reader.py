@@ -70,6 +70,8 @@ def parse_notebook(raw: bytes | str, rel: Path | str) -> Any:
     except json.JSONDecodeError as exc:
         message = f"not a notebook: invalid JSON ({exc.msg})"
         raise BuildError(rel, exc.lineno, message, exc.colno) from None
+    except RecursionError:  # thousands of nested brackets: no notebook nests so deep
+        raise BuildError(rel, None, "not a notebook: its JSON is nested too deeply") from None
     if not isinstance(data, dict) or ("cells" not in data and "worksheets" not in data):
         raise BuildError(rel, None, "not a notebook: the JSON has no 'cells'")
     version = data.get("nbformat")
