@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from site_builder.bibfields import fields_of
-from site_builder.bibnames import biblatex_names
+from site_builder.bibread import read_bibtex
 from site_builder.bibtex_latex import tidy, undollar
 from site_builder.errors import BuildError
 
@@ -48,47 +48,6 @@ def parse(text: str, shown: Path | str) -> dict[str, Entry]:
     """Parse BibTeX source; ``shown`` is the path used in error messages."""
     data = read_bibtex(text, shown)
     return {key: _format(key, entry, data.entries) for key, entry in data.entries.items()}
-
-
-def read_bibtex(text: str, shown: Path | str) -> Any:
-    """pybtex's ``BibliographyData`` for ``text``; any problem is a BuildError at its line.
-
-    The publications page (site_builder/publications/) reads the same files its own way.
-    """
-    import pybtex.errors
-    from pybtex.database import BibliographyDataError
-    from pybtex.database.input.bibtex import Parser
-    from pybtex.exceptions import PybtexError
-    from pybtex.scanner import PybtexSyntaxError
-
-    from site_builder.sources import check_control_characters
-
-    check_control_characters(text, shown)
-    text = biblatex_names(text)
-    strict = pybtex.errors.strict
-    pybtex.errors.set_strict_mode(True)  # errors raise instead of printing and going on
-    try:
-        data = Parser().parse_string(text)
-    except PybtexSyntaxError as exc:
-        detail = str(exc).split(": ", 1)[-1]  # drop pybtex's own "syntax error in line N"
-        raise BuildError(shown, exc.lineno, f"BibTeX syntax error: {detail}") from None
-    except BibliographyDataError as exc:
-        raise BuildError(shown, _duplicate_line(text, str(exc)), f"BibTeX: {exc}") from None
-    except PybtexError as exc:  # a name pybtex cannot split, and the like: at its line
-        quoted = re.search(r"'(.+)'", str(exc))
-        at = text.find(quoted.group(1)) if quoted else -1
-        line = text.count("\n", 0, at) + 1 if at >= 0 else None
-        raise BuildError(shown, line, f"BibTeX: {exc}") from None
-    finally:
-        pybtex.errors.set_strict_mode(strict)
-    return data
-
-
-def _duplicate_line(text: str, message: str) -> int | None:
-    """pybtex names a repeated key but not where: the line of its second definition."""
-    key = message.rsplit(":", 1)[-1].strip()
-    starts = [m.start() for m in re.finditer(rf"@\w+\s*[{{(]\s*{re.escape(key)}\s*,", text)]
-    return text.count("\n", 0, starts[1]) + 1 if len(starts) > 1 else None
 
 
 def load(path: Path, shown: Path | str) -> dict[str, Entry]:

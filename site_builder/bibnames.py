@@ -1,5 +1,5 @@
 """biblatex's extended name lists, read as BibTeX's before pybtex parses a file
-(``bibliography.read_bibtex``): pybtex splits only ``van Smith, John``."""
+(``bibread.read_bibtex``): pybtex splits only ``van Smith, John``."""
 
 from __future__ import annotations
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from site_builder import bibliography
+from site_builder.errors import BuildError
 from site_builder.publications import parse_publications
 from site_builder.publications.people import site_name
 
@@ -81,3 +82,28 @@ def test_crossref_and_biblatex_fields_on_the_publications_page() -> None:
 def test_a_site_author_with_more_commas_than_bibtex_allows_is_still_matched() -> None:
     """pybtex raised on "Smith, John, Jr., PhD" (a traceback, on every build)."""
     assert site_name("Smith, John, Jr., PhD").last
+
+
+@pytest.mark.parametrize(
+    ("bib", "message"),
+    [
+        (
+            "@inproceedings{a,\n  title = {T},\n  booktitle = ijcai,\n  year = 2020}\n",
+            "refs.bib:3: undefined @string macro 'ijcai': define it",
+        ),
+        (
+            "@article{b,\n  title = {T},\n  year = {2019},\n  year = {2020}}\n",
+            "refs.bib:4: BibTeX: entry with key b has a duplicate year field; delete one",
+        ),
+    ],
+)
+def test_what_bibtex_only_warns_about_stops_at_its_line(bib: str, message: str) -> None:
+    with pytest.raises(BuildError) as caught:
+        bibliography.parse(bib, "refs.bib")
+    assert str(caught.value).startswith(message)
+
+
+def test_a_form_feed_between_entries_is_whitespace() -> None:
+    """Pasted from a printed bibliography, it stopped the build as a page's control character."""
+    text = "@misc{a, title = {T}, year = 2020}\n\f\n@misc{b, title = {U}}"
+    assert set(bibliography.parse(text, "r.bib")) == {"a", "b"}

@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from site_builder.bibfields import CONTAINERS, crossref_targets, fields_of
-from site_builder.bibliography import _latex, read_bibtex
+from site_builder.bibliography import _latex
+from site_builder.bibread import read_bibtex
 from site_builder.bibtex_latex import tidy
 from site_builder.errors import BuildError, BuildWarning, Location
 from site_builder.publications.links import Link, links
