@@ -143,6 +143,9 @@ def load_config(root: Path, parse: Callable[[str, Path], Any] | None = None) -> 
     unknown = sorted(set(data) - KNOWN_KEYS)
     if unknown:
         raise BuildError(path, _line_of(text, unknown[0]), f"unknown key '{unknown[0]}'")
+    for key in ("description", "language", "timezone"):  # ``language: [en]`` reached pages
+        if key in data and not isinstance(data[key], str):
+            raise BuildError(path, _line_of(text, key), f"'{key}' must be text")
     tz = str(data.get("timezone", "UTC"))
     try:
         ZoneInfo(tz)

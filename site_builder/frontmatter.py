@@ -151,6 +151,9 @@ def parse_post(
     title = data.get("title", config.title if kind.single else None)
     if title is None:
         raise BuildError(path, *_missing("title", data, line_of))
+    if isinstance(title, bool):  # ``title: Yes`` is YAML's true, never a title
+        message = "'title' must be non-empty text: quote one YAML reads as true or false"
+        raise BuildError(path, line_of("title"), message)
     if not isinstance(title, str | int | float) or not str(title).strip():
         raise BuildError(path, line_of("title"), "'title' must be non-empty text")
     date = None

@@ -1,7 +1,7 @@
 """Notebooks for tests, written as YAML: a list of cells (a front matter cell is put first),
 or a mapping with ``metadata`` and ``cells``. A cell is ``{markdown: text}``,
-``{raw: text}`` or ``{code: text, outputs: [...]}`` with optional ``tags`` and
-``attachments``; outputs are nbformat's own dicts."""
+``{raw: text}`` or ``{code: text, outputs: [...]}`` with optional ``tags``, ``metadata``
+and ``attachments``; outputs are nbformat's own dicts."""
 
 from __future__ import annotations
 
@@ -34,7 +34,10 @@ def notebook_json(spec: str | Any) -> str:
         made: dict[str, Any] = {
             "cell_type": kind,
             "id": f"c{index}",
-            "metadata": {"tags": cell["tags"]} if "tags" in cell else {},
+            "metadata": {
+                **cell.get("metadata", {}),
+                **({"tags": cell["tags"]} if "tags" in cell else {}),
+            },
             "source": cell[kind],
         }
         if kind == "code":

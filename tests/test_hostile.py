@@ -177,3 +177,27 @@ def test_a_folder_of_posts_that_cannot_be_read_is_named_not_skipped(
     assert build(site) == 1
     said = f"content/{kind}/locked: cannot read the folder: Permission denied"
     assert said in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("where", "line", "said"),
+    [
+        ("post", "title: Yes", "'title' must be non-empty text: quote one YAML reads as true"),
+        ("site", "language: [en]", "'language' must be text"),
+        ("site", "description: [1, 2]", "'description' must be text"),
+    ],
+)
+def test_a_value_of_the_wrong_type_is_named_not_shown(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str, line: str, said: str
+) -> None:
+    """``title: Yes`` became the title "True"; ``language: [en]`` reached every page."""
+    site = make_site(tmp_path / "site")
+    if where == "site":
+        config = site / "site.yaml"
+        config.write_text(config.read_text(encoding="utf-8") + line + "\n", "utf-8")
+    else:
+        post = next((site / "content" / "posts").iterdir())
+        text = post.read_text(encoding="utf-8")
+        post.write_text(text.replace("\ntitle:", f"\n{line}\nold-title:", 1), "utf-8")
+    assert build(site) == 1
+    assert said in capsys.readouterr().err

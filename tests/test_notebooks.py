@@ -254,3 +254,16 @@ def test_display_math_keeps_code_and_list_items() -> None:
 
 def test_front_matter_default_is_prepended_in_cases() -> None:
     assert json.loads(notebook_json([]))["cells"][0]["source"] == FRONT
+
+
+def test_an_html_outputs_inline_image_is_a_file_beside_the_page() -> None:
+    png = (
+        "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAECAIAAAA8r+mnAAAAFElEQVR4nGM8YSPCgA0wYRUlSwIAbdgBIAgEQ"
+        "OIAAAAASUVORK5CYII="
+    )
+    html = f'<table><tr><td><img src="data:image/png;base64,{png}"></td></tr></table>'
+    output = {"output_type": "display_data", "data": {"text/html": html}}
+    source = load([{"code": "df", "outputs": [output]}])
+    files = dict(source.files)  # type: ignore[attr-defined]
+    assert list(files) == ["nb-9f3eeacebe7bd3b9.png"]
+    assert files["nb-9f3eeacebe7bd3b9.png"].startswith(b"\x89PNG")

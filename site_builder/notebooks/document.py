@@ -35,6 +35,7 @@ from site_builder.notebooks.outputs import (
     stream_html,
 )
 from site_builder.notebooks.reader import text_of
+from site_builder.notebooks.sanitize import is_visible, sanitize_html
 
 Origin = tuple[int | None, int | None]  # (0-based cell index, 1-based line in the cell)
 _BACKTICKS = re.compile(r"`+")
@@ -75,8 +76,22 @@ def build_document(
             _markdown_cell(doc, index, cell)
         elif kind == "code":
             _code_cell(doc, index, cell, language, defaults)
-        # raw cells are for other output formats (LaTeX, reST): not shown on the web
+        elif kind == "raw":
+            _raw_cell(doc, index, cell)
     return doc
+
+
+def _raw_cell(doc: Document, index: int, cell: Any) -> None:
+    """A raw cell marked as HTML (``raw_mimetype``, or JupyterLab's ``format``) is part of
+    the page, as nbconvert's HTML export has it, cleaned as HTML outputs are; one for
+    another format (LaTeX, reST) is not shown on the web."""
+    metadata = cell.get("metadata") or {}
+    mime = metadata.get("raw_mimetype") or metadata.get("format") or ""
+    if str(mime).lower() not in ("text/html", "html"):
+        return
+    cleaned = sanitize_html(text_of(cell.get("source")))
+    if is_visible(cleaned):
+        doc.html(f'<div class="nb-html">\n{cleaned}\n</div>', index)
 
 
 def _markdown_cell(doc: Document, index: int, cell: Any) -> None:
@@ -154,6 +169,7 @@ def _place_outputs(doc: Document, index: int, pieces: list[Piece], options: Cell
         if piece.stream:
             doc.html(stream_html(piece.stream, piece.text), index)
         elif piece.kind == "html":
+            doc.files.update((image.name, image.data) for image in piece.files)
             doc.html(piece.text, index)
         elif piece.kind == "markdown":
             text, _ = display_math(piece.text.strip("\n"))

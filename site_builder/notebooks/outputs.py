@@ -43,6 +43,11 @@ MIME_ORDER = (
     "text/plain",
 )
 _DEFAULT_REPR = re.compile(r"^\s*<[\w.]+ object(?: at 0x[0-9a-fA-F]+)?>\s*$")
+_DATA_IMAGE = re.compile(
+    r"(<img\b[^>]*?\ssrc=)([\"'])data:image/(png|jpeg|jpg|gif)(?:;[^,\"']*)?;base64,"
+    r"([A-Za-z0-9+/=\s]+)\2",
+    re.IGNORECASE,
+)
 _LARGEST = 100_000  # CSS pixels: a width or height past this is a mistake, not a size
 WIDGET = "application/vnd.jupyter.widget-view+json"
 _SUFFIX = {"image/svg+xml": "svg", "image/png": "png", "image/jpeg": "jpg"}
@@ -67,6 +72,7 @@ class Piece:
     text: str = ""
     image: Image | None = None
     stream: str = ""  # ``stdout``/``stderr`` for stream text, so neighbours can merge
+    files: tuple[Image, ...] = ()  # images an HTML output held inline, written beside it
 
 
 class OutputError(ValueError):
@@ -118,9 +124,11 @@ def _rich(data: dict[str, Any], metadata: dict[str, Any]) -> Piece | None:
             return Piece("image", image=_image(mime, value, _image_metadata(mime, metadata)))
         text = text_of(value)
         if mime == "text/html":
+            text, files = _inline_images(text)
             cleaned = sanitize_html(text)
             if is_visible(cleaned):  # else: drawn by a script; show the next one
-                return Piece("html", f'<div class="nb-html" tabindex="0">\n{cleaned}\n</div>')
+                html = f'<div class="nb-html" tabindex="0">\n{cleaned}\n</div>'
+                return Piece("html", html, files=files)
             if _DEFAULT_REPR.match(text_of(data.get("text/plain"))):
                 data = {key: val for key, val in data.items() if key != "text/plain"}
         elif mime == "text/markdown":
@@ -130,6 +138,29 @@ def _rich(data: dict[str, Any], metadata: dict[str, Any]) -> Piece | None:
         elif text.strip():
             return Piece("html", f'<pre class="nb-result" tabindex="0">{ansi_to_html(text)}</pre>')
     return None
+
+
+def _inline_images(html: str) -> tuple[str, tuple[Image, ...]]:
+    """An HTML output's ``<img src="data:image/png;base64,...">`` (RDKit's molecules in a
+    DataFrame) as files beside the page, named by their bytes as image outputs are: the
+    page holds no base64, and the sanitiser drops a ``data:`` source."""
+    images: list[Image] = []
+
+    def written(match: re.Match[str]) -> str:
+        mime = "image/jpeg" if match.group(3).lower() == "jpg" else f"image/{match.group(3)}"
+        try:
+            data = base64.b64decode("".join(match.group(4).split()), validate=True)
+        except (binascii.Error, ValueError):
+            return match.group(0)  # unreadable: the sanitiser drops it
+        suffix = _SUFFIX.get(mime.lower(), "gif")
+        name = f"nb-{hashlib.sha256(data).hexdigest()[:16]}.{suffix}"
+        size = _bitmap_size(data)
+        images.append(Image(name, data, *(size or (None, None))))
+        sized = size and not re.search(r"\s(?:width|height)=", match.group(1))
+        sides = f' width="{size[0]}" height="{size[1]}"' if size and sized else ""
+        return f"{match.group(1)}{match.group(2)}{name}{match.group(2)}{sides}"
+
+    return _DATA_IMAGE.sub(written, html), tuple(images)
 
 
 def latex_markdown(text: str) -> str:
