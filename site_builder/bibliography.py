@@ -105,7 +105,7 @@ def _latex(value: str) -> str:
     urls: list[str] = []
 
     def hide(match: re.Match[str]) -> str:
-        urls.append(match.group(1))
+        urls.append(re.sub(r"\\([_%#&~$])", r"\1", match.group(1)))  # LaTeX's escapes, as printed
         return f"sburl{len(urls) - 1}x"
 
     value = tidy(_URL.sub(hide, value))

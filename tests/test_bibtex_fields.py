@@ -107,3 +107,12 @@ def test_a_form_feed_between_entries_is_whitespace() -> None:
     """Pasted from a printed bibliography, it stopped the build as a page's control character."""
     text = "@misc{a, title = {T}, year = 2020}\n\f\n@misc{b, title = {U}}"
     assert set(bibliography.parse(text, "r.bib")) == {"a", "b"}
+
+
+def test_a_urls_escapes_are_printed_as_latex_prints_them() -> None:
+    """``\\url{..%20..\\_..}``: the publications page escaped its ``%`` and both showed ``\\_``."""
+    from site_builder.publications import _decode
+
+    value = r"\url{http://x.org/Secure%20Rule/OWASP\_ASIDE} and 92.9% success"
+    assert _decode(value) == "http://x.org/Secure%20Rule/OWASP_ASIDE and 92.9% success"
+    assert bibliography._latex(r"\url{http://x.org/a\_b%20c}") == "http://x.org/a_b%20c"

@@ -35,7 +35,8 @@ __all__ = ["Link", "Publication", "Publications", "Year", "load_publications", "
 
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 NO_YEAR = "Undated"
-_PERCENT = re.compile(r"(?<!\\)%")
+# A bare ``%`` (``\\url{...}``'s are the address's own: ``bibliography._latex`` keeps them).
+_PERCENT = re.compile(r"\\url\s*\{[^{}]*\}|(?<!\\)%")
 _ESCAPED = re.compile(r"\\([_%&#~$])")
 _VENUE_FIELDS = ("journal", "booktitle", "howpublished", "school", "institution", "publisher")
 
@@ -207,7 +208,7 @@ def _decode(value: str) -> str:
     them ("92.9% success"), and al-folio shows them so; to LaTeX it would start a
     comment and cut the rest of the line off."""
     try:
-        return _latex(_PERCENT.sub(r"\\%", value))
+        return _latex(_PERCENT.sub(lambda m: m.group() if m.group() != "%" else "\\%", value))
     except Exception:  # pybtex's LaTeX reader rejects a few odd strings: show them as written
         return " ".join(value.split())
 
