@@ -15,7 +15,7 @@ from pathlib import Path
 
 from site_builder import kinds
 from site_builder.config import SiteConfig
-from site_builder.errors import BuildError, BuildWarning
+from site_builder.errors import BuildError, BuildWarning, Location
 from site_builder.frontmatter import EMPTY_HASH, SourcePost, parse_post, text_hash
 from site_builder.kinds import Kind
 from site_builder.sources import SourceText, normalise_newlines
@@ -73,6 +73,10 @@ def load_posts(
     config_key = repr(config)
     previous = previous or {}
     found = kinds.find_sources(config.root)
+    for rel in kinds.look_alikes(config.root):
+        stem = rel.rsplit(".", 1)[0]
+        message = f"not read: posts and pages end in .md (rename it {Path(stem).name}.md)"
+        warnings.append(BuildWarning(Location(Path(rel), None), message))
     known = {rel: _valid(previous.get(rel), config_key) for _, rel, _ in found}
     stale = [
         (kind.name, rel, known[rel])

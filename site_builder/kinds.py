@@ -89,6 +89,26 @@ def find_sources(root: str | os.PathLike[str]) -> list[tuple[Kind, str, os.stat_
     return sorted(found, key=lambda item: item[1].split("/"))
 
 
+# Endings other tools read as Markdown, which no kind here does: a post named so would
+# be left out without a word (Jekyll writes ``.markdown``; ``.MD`` is ``.md`` on Windows).
+LOOK_ALIKES = (".markdown", ".mdown", ".mkdn", ".mkd", ".mdx")
+
+
+def look_alikes(root: str | os.PathLike[str]) -> list[str]:
+    """Files under ``content/`` that look like Markdown posts but no kind reads, sorted."""
+    found = []
+    for folder, dirs, files in os.walk(os.path.join(root, "content")):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        rel = os.path.relpath(folder, root).replace(os.sep, "/")
+        found += [
+            f"{rel}/{name}"
+            for name in files
+            if name.lower().endswith(LOOK_ALIKES)
+            or (name.lower().endswith(".md") and not name.endswith(".md"))
+        ]
+    return sorted(found)
+
+
 def _markdown_files(
     base: str, kind: Kind, rel: str = "", seen: frozenset[str] = frozenset()
 ) -> Iterator[tuple[str, os.stat_result]]:

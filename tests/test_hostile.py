@@ -201,3 +201,20 @@ def test_a_value_of_the_wrong_type_is_named_not_shown(
         post.write_text(text.replace("\ntitle:", f"\n{line}\nold-title:", 1), "utf-8")
     assert build(site) == 1
     assert said in capsys.readouterr().err
+
+
+def test_a_post_with_another_markdown_ending_is_named_not_dropped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Jekyll's ``.markdown`` (and ``.MD``) were left out without a word."""
+    site = make_site(tmp_path / "site")
+    first = next((site / "content" / "posts").iterdir())
+    (site / "content" / "posts" / "2020-01-01-old.markdown").write_bytes(first.read_bytes())
+    (site / "content" / "posts" / "LOUD.MD").write_bytes(first.read_bytes())
+    assert main(["-C", str(site), "build", "--jobs", "1"]) == 0
+    err = capsys.readouterr().err
+    assert "content/posts/2020-01-01-old.markdown: warning: not read: posts and pages end in" in err
+    assert (
+        "content/posts/LOUD.MD: warning: not read: posts and pages end in .md (rename it LOUD.md)"
+        in err
+    )
