@@ -109,9 +109,14 @@ class SiteConfig:
 
 def normalise_base_url(url: str, where: Path, line: int | None = None) -> str:
     """Accept ``https://host/`` or ``https://host/path``; always end with a slash."""
+    url = url.strip()
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise BuildError(where, line, f"base_url must be an absolute http(s) URL, got {url!r}")
+    if parts.query or parts.fragment or url.endswith(("?", "#")) or any(c.isspace() for c in url):
+        # every page's address is made by appending to it: ``?x=1`` or a space broke them all
+        message = f"base_url must be a site's address, without spaces, '?' or '#', got {url!r}"
+        raise BuildError(where, line, message)
     return url if url.endswith("/") else url + "/"
 
 

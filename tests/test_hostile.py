@@ -218,3 +218,16 @@ def test_a_post_with_another_markdown_ending_is_named_not_dropped(
         "content/posts/LOUD.MD: warning: not read: posts and pages end in .md (rename it LOUD.md)"
         in err
     )
+
+
+@pytest.mark.parametrize(
+    "url", ["https://example.org/my blog/", "https://x.org/?a=1", "https://x.org/#top"]
+)
+def test_a_base_url_that_cannot_prefix_addresses_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], url: str
+) -> None:
+    site = make_site(tmp_path / "site")
+    assert build(site, "--base-url", url) == 1
+    assert (
+        "base_url must be a site's address, without spaces, '?' or '#'" in capsys.readouterr().err
+    )
