@@ -245,10 +245,12 @@ def _format(key: str, entry: Any, entries: Mapping[str, Any]) -> Entry:
         details.append(
             f"Vol. {field('volume')}" + (f"({field('number')})" if field("number") else "")
         )
-    if field("pages"):
-        details.append(("pp. " if "\u2013" in field("pages") else "p. ") + field("pages"))
-    doi = field("doi").removeprefix("https://doi.org/")
-    url = f"https://doi.org/{doi}" if doi else field("url")
+    # A range written with one hyphen is a range too (BibTeX's styles dashify it).
+    pages = re.sub(r"(?<=\w)\s*-\s*(?=\w)", "\u2013", field("pages"))
+    if pages:
+        details.append(("pp. " if "\u2013" in pages else "p. ") + pages)
+    doi = _address(fields.get("doi", "")).removeprefix("https://doi.org/")
+    url = f"https://doi.org/{doi}" if doi else _address(fields.get("url", ""))
     book = entry.type.lower() in ("book", "phdthesis", "mastersthesis", "techreport")
 
     text_parts = [f"{listed} ({year})." if listed else f"{title} ({year})."]
@@ -281,6 +283,13 @@ def _format(key: str, entry: Any, entries: Mapping[str, Any]) -> Entry:
         text=" ".join(p for p in text_parts if p),
         html=" ".join(p for p in html_parts if p),
     )
+
+
+def _address(value: str) -> str:
+    """A ``url`` or ``doi`` field as written, less braces and LaTeX's escapes: decoded as
+    text, its ``~`` became a no-break space and its ``--`` a dash, and the link broke."""
+    plain = _URL.sub(r"\1", value).replace("{", "").replace("}", "")
+    return re.sub(r"\\([_%#&~$])", r"\1", " ".join(plain.split()))
 
 
 def _live_url(url: str) -> bool:

@@ -116,3 +116,14 @@ def test_a_urls_escapes_are_printed_as_latex_prints_them() -> None:
     value = r"\url{http://x.org/Secure%20Rule/OWASP\_ASIDE} and 92.9% success"
     assert _decode(value) == "http://x.org/Secure%20Rule/OWASP_ASIDE and 92.9% success"
     assert bibliography._latex(r"\url{http://x.org/a\_b%20c}") == "http://x.org/a_b%20c"
+
+
+def test_a_url_field_is_an_address_and_one_hyphen_makes_a_page_range() -> None:
+    """Decoded as LaTeX, ``~`` in a ``url`` became a no-break space and broke the link."""
+    bib = (
+        "@article{a, author = {Ada B}, title = {T}, journal = {J}, year = 2020,\n"
+        "  pages = {109-118}, url = {https://x.org/~user/p--q.pdf}}"
+    )
+    entry = bibliography.parse(bib, "r.bib")["a"]
+    assert '<a href="https://x.org/~user/p--q.pdf">' in entry.html
+    assert "(pp. 109\u2013118)" in entry.text

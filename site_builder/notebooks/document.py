@@ -25,6 +25,7 @@ from site_builder.notebooks.markdown_cells import (
     attachments,
     display_math,
     page_html,
+    spaced_inline,
 )
 from site_builder.notebooks.options import CellOptions, parse_cell
 from site_builder.notebooks.outputs import (
@@ -103,7 +104,7 @@ def _markdown_cell(doc: Document, index: int, cell: Any) -> None:
     except AttachmentError as exc:
         raise BuildError(doc.rel, None, f"cell {index + 1}: {exc}") from None
     doc.files.update(files)
-    text, origins = display_math(page_html(source).rstrip("\n"))
+    text, origins = display_math(spaced_inline(page_html(source).rstrip("\n")))
     doc.add(text, index, [line + 1 for line in origins])
 
 

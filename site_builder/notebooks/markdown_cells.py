@@ -94,6 +94,32 @@ def display_math(text: str) -> tuple[str, list[int]]:
     return out, origins
 
 
+# A single ``$`` (not ``\\$``, not part of ``$$``): MathJax pairs them in order in a line.
+_DOLLAR = re.compile(r"(?<![\\$])\$(?!\$)")
+
+
+def spaced_inline(text: str) -> str:
+    """``text`` with each inline formula spaced inside its dollars (``$ u_0 = 1.0 $``)
+    closed up, outside code: Jupyter's MathJax pairs the dollars of a line in order and
+    reads such a formula, which Pandoc's rule (and this site's) does not. A pair whose
+    inside starts with a digit is left alone (``$5 and $10`` is money)."""
+    if "$ " not in text and " $" not in text:
+        return text
+    spans = _protected(text)
+    edits: list[tuple[int, int, str]] = []
+    for line in re.finditer(r"[^\n]+", text):
+        marks = [m.start() + line.start() for m in _DOLLAR.finditer(line.group())]
+        marks = [m for m in marks if not any(a <= m < b for a, b in spans)]
+        for opening, closing in zip(marks[::2], marks[1::2], strict=False):
+            inside = text[opening + 1 : closing]
+            bare = inside.strip()
+            if bare != inside and bare and not bare[0].isdigit():
+                edits.append((opening + 1, closing, bare))
+    for start, end, bare in reversed(edits):
+        text = text[:start] + bare + text[end:]
+    return text
+
+
 def _protected(text: str) -> list[tuple[int, int]]:
     """Fenced code blocks and inline code spans, where a ``$`` is just a dollar."""
     spans: list[tuple[int, int]] = []

@@ -48,6 +48,7 @@ _DATA_IMAGE = re.compile(
     r"([A-Za-z0-9+/=\s]+)\2",
     re.IGNORECASE,
 )
+_INLINE_SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL | re.IGNORECASE)
 _LARGEST = 100_000  # CSS pixels: a width or height past this is a mistake, not a size
 WIDGET = "application/vnd.jupyter.widget-view+json"
 _SUFFIX = {"image/svg+xml": "svg", "image/png": "png", "image/jpeg": "jpg"}
@@ -129,6 +130,9 @@ def _rich(data: dict[str, Any], metadata: dict[str, Any]) -> Piece | None:
             if is_visible(cleaned):  # else: drawn by a script; show the next one
                 html = f'<div class="nb-html" tabindex="0">\n{cleaned}\n</div>'
                 return Piece("html", html, files=files)
+            drawing = _INLINE_SVG.search(text)
+            if drawing is not None:  # Plots.jl's figures: an SVG sent as HTML, shown as one
+                return Piece("image", image=_image("image/svg+xml", drawing.group(), {}))
             if _DEFAULT_REPR.match(text_of(data.get("text/plain"))):
                 data = {key: val for key, val in data.items() if key != "text/plain"}
         elif mime == "text/markdown":
