@@ -173,7 +173,10 @@ class Checker:
 
     def _parse(self, rel: str) -> PageParser:
         parser = PageParser()
-        parser.feed((self.public / rel).read_text(encoding="utf-8", errors="replace"))
+        try:
+            parser.feed((self.public / rel).read_text(encoding="utf-8", errors="replace"))
+        except OSError as exc:  # unreadable, or gone since the listing
+            self.problem(rel, None, f"cannot read: {exc.strerror}")
         parser.close()
         for line, message in parser.errors:
             self.problem(rel, line, message)
@@ -181,7 +184,11 @@ class Checker:
 
     def _check_ref(self, rel: str, ref: Ref) -> None:
         value = ref.value.strip()
-        parts = urlsplit(value)
+        try:
+            parts = urlsplit(value)
+        except ValueError as exc:  # ``http://[oops/``: no address at all
+            self.problem(rel, ref.line, f"malformed link {ref.value!r}: {exc}")
+            return
         if parts.scheme in SKIP_SCHEMES or (ref.kind == "link" and not value):
             return
         if parts.scheme or parts.netloc:  # absolute: ours only if under the base URL

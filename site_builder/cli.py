@@ -247,7 +247,10 @@ def run_serve(args: argparse.Namespace) -> int:
     config = load_config(args.root.resolve())
     # Not public/: the dev build has a localhost base URL, and public/ keeps the deployable one.
     out = args.out if args.out is not None else config.root / ".cache" / "serve"
+    from site_builder.build import check_output
     from site_builder.serve import serve
+
+    check_output(out.resolve(), config.root.resolve())  # else it would serve that folder as is
 
     return serve(config, out, args.host, args.port, args.drafts, open_browser=args.open)
 
@@ -293,9 +296,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         os.getcwd()
     except FileNotFoundError:  # deleted under the shell (a build with --out . once did)
-        print(
-            "the current folder no longer exists: cd into the site, or use -C DIR", file=sys.stderr
-        )
+        print("the current folder no longer exists: use -C DIR", file=sys.stderr)
         return 1
     snapshot = None
     if args.command == "build":

@@ -9,6 +9,7 @@ part of every page's key (``routes.SourceRoute.menu``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +45,9 @@ class MenuItem:
         return page_path == self.url or page_path.startswith(self.url)
 
 
+_SCHEME = re.compile(r"^\s*([A-Za-z][A-Za-z0-9+.-]*):")
+
+
 def parse_menu(data: object, path: Path, line: int | None) -> tuple[MenuItem, ...]:
     """``menu:`` from site.yaml: a list of ``{title, url}`` mappings, in order."""
     if not isinstance(data, list):
@@ -57,6 +61,11 @@ def parse_menu(data: object, path: Path, line: int | None) -> tuple[MenuItem, ..
         if not isinstance(title, str) or not title.strip() or not isinstance(url, str):
             raise BuildError(path, line, f"menu entry {number}: 'title' and 'url' must be text")
         url = url.strip()
+        scheme = _SCHEME.match(url)
+        if scheme and scheme.group(1).lower() not in ("http", "https", "mailto"):
+            # ``javascript:alert(1)//://`` was written into every page's header as it was
+            message = f"menu entry {number}: a link must be http(s), mailto or site-relative"
+            raise BuildError(path, line, f"{message}, got {url!r}")
         if not ("://" in url or url.startswith("mailto:")):
             url = url.lstrip("/")  # site-relative, whatever the base path
         items.append(MenuItem(title.strip(), url, feed=url == "feed.xml"))

@@ -185,7 +185,7 @@ def _reported(spec: WidgetSpec, root: Path, what: str) -> Iterator[None]:
         yield
     except FigureError:
         raise
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # sys.exit() or argparse in a widget: its error
         where = author_frame(exc, root / spec.folder, root)
         path, line = where if where else (spec.folder / "widget.py", None)
         if what == "fallback.html" and where is None:

@@ -16,7 +16,7 @@ from site_builder.cli import main
 from site_builder.config import SiteConfig, load_config
 from site_builder.new import new_post
 from site_builder.writer import STAGING_PREFIX, recover
-from tests.conftest import make_site
+from tests.conftest import SITES, make_site
 
 
 def build(site: Path, *args: str) -> int:
@@ -231,3 +231,70 @@ def test_a_base_url_that_cannot_prefix_addresses_is_refused(
     assert (
         "base_url must be a site's address, without spaces, '?' or '#'" in capsys.readouterr().err
     )
+
+
+def test_serve_refuses_an_output_folder_it_would_otherwise_serve_as_it_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The build refused ``serve --out /``, and the server then served the folder: /etc."""
+    site = make_site(tmp_path / "site")
+    assert main(["-C", str(site), "serve", "--out", str(site), "--port", "0"]) == 1
+    assert "the output folder is the site's folder" in capsys.readouterr().err
+
+
+def test_a_menu_link_of_another_scheme_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = make_site(tmp_path / "site")
+    config = site / "site.yaml"
+    menu = 'menu:\n  - {title: Home, url: ""}\n  - {title: X, url: "javascript:alert(1)//://"}\n'
+    config.write_text(config.read_text(encoding="utf-8") + menu, "utf-8")
+    assert build(site) == 1
+    assert "a link must be http(s), mailto or site-relative" in capsys.readouterr().err
+
+
+def test_a_widget_that_exits_is_its_error_not_the_builds_exit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``sys.exit(0)`` (or argparse) in a widget ended the build with status 0, nothing built."""
+    site = make_site(tmp_path / "site", SITES / "widgets")
+    code = site / "widgets" / "sine-wave" / "widget.py"
+    code.write_text(code.read_text(encoding="utf-8") + "\nimport sys\nsys.exit(0)\n", "utf-8")
+    assert build(site) == 1
+    assert "raised SystemExit" in capsys.readouterr().err
+
+
+def test_check_names_a_link_that_is_no_address(tmp_path: Path) -> None:
+    from site_builder.check import check_site
+
+    site = make_site(tmp_path / "site")
+    assert build(site) == 0
+    page = site / "public" / "index.html"
+    bad = '<a href="http://[oops/">x</a></main>'
+    page.write_text(page.read_text(encoding="utf-8").replace("</main>", bad), "utf-8")
+    report = check_site(site / "public", load_config(site))
+    assert any("malformed link 'http://[oops/'" in p.message for p in report.problems)
+
+
+def test_an_imported_config_of_aliases_is_searched_at_once() -> None:
+    """The import looks for macros at any depth of ``_config.yml``: a "billion laughs" hung it."""
+    import yaml
+
+    from site_builder.importer.macros import _keyed
+
+    lines = ['l0: &l0 ["x", "x", "x", "x", "x", "x", "x", "x", "x"]']
+    lines += [f"l{n}: &l{n} [{', '.join([f'*l{n - 1}'] * 9)}]" for n in range(1, 10)]
+    lines.append("kramdown: {macros: {R: '\\\\mathbb{R}'}}")
+    data = yaml.safe_load("\n".join(lines))
+    started = time.perf_counter()
+    assert _keyed(data, "macros") == [data["kramdown"]["macros"]]
+    assert time.perf_counter() - started < 1
+
+
+def test_an_imported_posts_liquid_loop_is_bounded() -> None:
+    from liquid.exceptions import LiquidError
+
+    from site_builder.importer.liquid_blocks import _environment
+
+    with pytest.raises(LiquidError):
+        _environment().from_string("{% for i in (1..1000000000) %}x{% endfor %}").render()

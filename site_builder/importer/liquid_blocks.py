@@ -89,8 +89,16 @@ def _read_data(file: Path) -> Any:
     return None
 
 
+class _Bounded(Environment):
+    """Liquid with limits: ``{% for i in (1..1000000000) %}`` in an old post ran unbounded
+    (an import that never ended). Past one, the tag stays as written and is reported."""
+
+    loop_iteration_limit = 100_000
+    output_stream_limit = 10_000_000
+
+
 def _environment() -> Environment:
-    env = Environment(undefined=StrictUndefined)
+    env = _Bounded(undefined=StrictUndefined)
     for name in ("relative_url", "absolute_url"):  # Jekyll's, with an empty baseurl
         env.filters[name] = lambda value: "" if value is None else str(value)
     return env

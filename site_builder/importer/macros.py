@@ -202,18 +202,18 @@ def _from_config(path: Path, macros: SiteMacros, shown: Path) -> None:
                 macros.add(name, "", None, where, "its value is not LaTeX text")
 
 
-def _keyed(data: Any, key: str) -> list[Any]:
-    """The values of ``key`` at any depth of parsed configuration."""
+def _keyed(data: Any, key: str, depth: int = 0, seen: set[int] | None = None) -> list[Any]:
+    """The values of ``key`` at any depth of parsed configuration, each container once and
+    none deeper than 64: YAML's aliases share them (a "billion laughs" config hung)."""
+    seen = set() if seen is None else seen
+    if depth > 64 or id(data) in seen or not isinstance(data, dict | list):
+        return []
+    seen.add(id(data))
+    if isinstance(data, list):
+        return [v for item in data for v in _keyed(item, key, depth + 1, seen)]
     found: list[Any] = []
-    if isinstance(data, dict):
-        for k, v in data.items():
-            if str(k).lower() == key:
-                found.append(v)
-            else:
-                found.extend(_keyed(v, key))
-    elif isinstance(data, list):
-        for item in data:
-            found.extend(_keyed(item, key))
+    for k, v in data.items():
+        found.extend([v] if str(k).lower() == key else _keyed(v, key, depth + 1, seen))
     return found
 
 
