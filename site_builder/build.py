@@ -71,6 +71,8 @@ def build(
     out = out.resolve()
     check_output(out, config.root.resolve())
     now = now if now is not None else clock.reference_time()
+    if jobs is not None and jobs < 1:  # 0 or -1 slipped through to the process pool
+        raise BuildError("--jobs", None, f"must be 1 or more, got {jobs}")
     cores = jobs or default_jobs()
     with Session(config, out, use_cache, cores, refresh_search) as last:
         loaded = content.load_posts(config, last.records, last.read)  # 1 load

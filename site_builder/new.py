@@ -63,9 +63,13 @@ def new_post(
                 "already exists; choose another title or edit that file",
             )
     today = (now or reference_time()).astimezone(config.tz).date().isoformat()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("x", encoding="utf-8") as file:  # "x": never clobber, even in a race
-        file.write(post_text(title, today))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("x", encoding="utf-8") as file:  # "x": never clobber, even in a race
+            file.write(post_text(title, today))
+    except OSError as exc:  # content/posts a file, a read-only disk
+        where = path.relative_to(config.root)
+        raise BuildError(where, None, f"cannot write: {exc.strerror}") from None
     return path
 
 
@@ -125,13 +129,17 @@ def new_widget(config: SiteConfig, name: str) -> Path:
         raise BuildError(
             folder.relative_to(config.root), None, "already exists; choose another name"
         )
-    folder.mkdir(parents=True)
-    for file, text in (
-        ("widget.py", WIDGET_PY),
-        ("widget.js", WIDGET_JS),
-        ("fallback.html", FALLBACK_HTML),
-    ):
-        (folder / file).write_text(text.format(name=name), encoding="utf-8")
+    try:
+        folder.mkdir(parents=True)
+        for file, text in (
+            ("widget.py", WIDGET_PY),
+            ("widget.js", WIDGET_JS),
+            ("fallback.html", FALLBACK_HTML),
+        ):
+            (folder / file).write_text(text.format(name=name), encoding="utf-8")
+    except OSError as exc:  # widgets/ a file or a broken link, a name too long, read-only
+        where = folder.relative_to(config.root)
+        raise BuildError(where, None, f"cannot write: {exc.strerror}") from None
     return folder
 
 

@@ -298,3 +298,22 @@ def test_an_imported_posts_liquid_loop_is_bounded() -> None:
 
     with pytest.raises(LiquidError):
         _environment().from_string("{% for i in (1..1000000000) %}x{% endfor %}").render()
+
+
+@pytest.mark.parametrize("jobs", ["0", "-1"])
+def test_jobs_below_one_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], jobs: str
+) -> None:
+    site = make_site(tmp_path / "site")
+    assert main(["-C", str(site), "build", "--jobs", jobs]) == 1
+    assert f"--jobs: must be 1 or more, got {jobs}" in capsys.readouterr().err
+
+
+def test_new_names_a_folder_it_cannot_write(tmp_path: Path) -> None:
+    from site_builder.errors import BuildError
+    from site_builder.new import new_widget
+
+    site = make_site(tmp_path / "site")
+    (site / "widgets").write_text("not a folder", encoding="utf-8")
+    with pytest.raises(BuildError, match="cannot write"):
+        new_widget(load_config(site), "loss-slider")
