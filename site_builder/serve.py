@@ -58,16 +58,23 @@ def build_once(root: Path, out: Path, base_url: str, drafts: bool) -> str | None
 def watch(
     root: Path, on_change: Callable[[str], None], stop: threading.Event
 ) -> list[threading.Thread]:
-    """Watch what a build reads (``inputs``): its folders recursively and site.yaml."""
+    """Watch what a build reads (``inputs``): site.yaml and the folders at the root, and
+    the folders recursively. A folder made or deleted at the root (``content/`` removed
+    and made again, ``widgets/`` added) is watched anew: a watch follows the folder it was
+    set on, and after that, edits went unseen."""
+    renewed = threading.Event()
 
     def loop(
-        paths: list[Path], recursive: bool, keep: Callable[[watchfiles.Change, str], bool]
+        paths: list[Path],
+        recursive: bool,
+        keep: Callable[[watchfiles.Change, str], bool],
+        until: threading.Event,
     ) -> None:
         for changes in watchfiles.watch(
             *paths,
             watch_filter=keep,
             recursive=recursive,
-            stop_event=stop,
+            stop_event=until,
             debounce=150,
             raise_interrupt=False,
         ):
@@ -75,14 +82,31 @@ def watch(
             # Editors' temporary files come and go within the debounce: name what is left.
             shown = {path for path in touched if path.exists()} or touched
             on_change(", ".join(sorted(path.relative_to(root).as_posix() for path in shown)))
+            if not recursive and any(path.name in inputs.FOLDERS for path in touched):
+                renewed.set()
 
-    dirs = [root / name for name in inputs.FOLDERS if (root / name).is_dir()]
-    plans: list[tuple[list[Path], bool, Callable[[watchfiles.Change, str], bool]]] = [
-        ([root], False, lambda _change, path: Path(path).name in inputs.FILES),
+    def folders() -> None:
+        while not stop.is_set():
+            dirs = [root / name for name in inputs.FOLDERS if (root / name).is_dir()]
+            until = threading.Event()
+            args = (dirs, True, watchfiles.DefaultFilter(), until)
+            thread = threading.Thread(target=loop, args=args, daemon=True) if dirs else None
+            if thread is not None:
+                thread.start()
+            while not (stop.is_set() or renewed.wait(timeout=0.2)):
+                pass
+            renewed.clear()
+            until.set()
+            if thread is not None:
+                thread.join(timeout=2)
+
+    def keep_root(_change: watchfiles.Change, path: str) -> bool:
+        return Path(path).name in (*inputs.FILES, *inputs.FOLDERS)
+
+    threads = [
+        threading.Thread(target=loop, args=([root], False, keep_root, stop), daemon=True),
+        threading.Thread(target=folders, daemon=True),
     ]
-    if dirs:
-        plans.append((dirs, True, watchfiles.DefaultFilter()))
-    threads = [threading.Thread(target=loop, args=plan, daemon=True) for plan in plans]
     for thread in threads:
         thread.start()
     return threads

@@ -267,3 +267,8 @@ def test_an_html_outputs_inline_image_is_a_file_beside_the_page() -> None:
     files = dict(source.files)  # type: ignore[attr-defined]
     assert list(files) == ["nb-9f3eeacebe7bd3b9.png"]
     assert files["nb-9f3eeacebe7bd3b9.png"].startswith(b"\x89PNG")
+
+
+def test_a_missing_image_says_where_a_notebook_keeps_its_images() -> None:
+    rendered = render_notebook([{"markdown": "![Logo](my_icons/logo.png)"}])
+    assert "put the post in a folder (content/posts/<slug>/index.ipynb)" in rendered

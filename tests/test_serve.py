@@ -8,6 +8,7 @@ stop cleanly on Ctrl-C. The reload script is served, never written to public/.
 from __future__ import annotations
 
 import json
+import shutil
 import signal
 import subprocess
 import sys
@@ -212,3 +213,19 @@ def test_reload_script_knows_the_build_the_page_came_from() -> None:
     page = inject(b"<html><body><p>x</p></body></html>", 7)
     assert page.endswith(b"</script></body></html>")
     assert b'data-generation="7"' in page and b"state.generation !== served" in page
+
+
+def test_serve_watches_a_content_folder_made_again(server: Server) -> None:
+    """A watch follows the folder it was set on: after ``content/`` was deleted and made
+    again, edits went unseen and nothing was printed."""
+    time.sleep(5.5)  # past the first seconds, when the builder also polls the files
+    content = server.site / "content"
+    saved = server.site.parent / "saved-content"
+    shutil.copytree(content, saved)
+    shutil.rmtree(content)
+    time.sleep(0.5)
+    shutil.copytree(saved, content)
+    time.sleep(1.0)  # the folder is watched anew
+    post = content / "posts/hello-world.md"
+    post.write_text(post.read_text() + "\nMADE-AGAIN paragraph.\n")
+    wait_for(lambda: "MADE-AGAIN" in server.get("/posts/hello-world/")[1], "an edit after")

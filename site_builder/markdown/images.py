@@ -121,11 +121,12 @@ def _check(state: StateCore) -> None:
             if relative in state.env["ctx"].files:  # made for this page (a notebook output)
                 continue
             if resource_dir is None:
+                index = "index" + (Path(str(state.env["ctx"].path)).suffix or ".md")  # .ipynb
                 report(
                     state.env,
                     None,
                     f"image '{relative}' not found: put the post in a folder "
-                    "(content/posts/<slug>/index.md) with its images beside it",
+                    f"(content/posts/<slug>/{index}) with its images beside it",
                     line=line,
                 )
             elif not _inside(resource_dir, relative):
