@@ -317,3 +317,16 @@ def test_new_names_a_folder_it_cannot_write(tmp_path: Path) -> None:
     (site / "widgets").write_text("not a folder", encoding="utf-8")
     with pytest.raises(BuildError, match="cannot write"):
         new_widget(load_config(site), "loss-slider")
+
+
+def test_an_imported_config_nested_past_pythons_limit_is_named(tmp_path: Path) -> None:
+    from site_builder.errors import BuildError
+    from site_builder.importer import import_posts
+
+    old = tmp_path / "old"
+    (old / "_posts").mkdir(parents=True)
+    (old / "_config.yml").write_text("a: " + "[" * 100_000, encoding="utf-8")
+    (old / "_posts" / "2020-01-01-x.md").write_text("---\ntitle: X\n---\nText.\n", "utf-8")
+    site = make_site(tmp_path / "site")
+    with pytest.raises(BuildError, match="nested too deeply to read"):
+        import_posts(old, site / "content" / "posts")

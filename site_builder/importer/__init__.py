@@ -207,6 +207,13 @@ def import_posts(
 
     ``site`` is the site's root, whose ``site.yaml`` receives the old site's macros
     (default: the root ``into`` is ``content/posts`` of)."""
+    try:
+        return _import_posts(source, into, fmt, site)
+    except RecursionError:  # a config or post nested past Python's limit (YAML, TOML, JSON)
+        raise BuildError(source, None, "a file in it is nested too deeply to read") from None
+
+
+def _import_posts(source: Path, into: Path, fmt: str | None, site: Path | None) -> ImportReport:
     if not source.exists():
         raise BuildError(source, None, "no such file or folder to import from")
     if into.exists() and not into.is_dir():
