@@ -105,19 +105,31 @@ def _latex(value: str) -> str:
     urls: list[str] = []
 
     def hide(match: re.Match[str]) -> str:
-        urls.append(re.sub(r"\\([_%#&~$])", r"\1", match.group(1)))  # LaTeX's escapes, as printed
+        urls.append(_ESCAPED.sub(r"\1", match.group(1)))  # LaTeX's escapes, as printed
         return f"sburl{len(urls) - 1}x"
 
     value = tidy(_URL.sub(hide, value))
     try:
         text = _plain(Text.from_latex(value)).strip()
     except (UnicodeDecodeError, ValueError):
-        text = " ".join(value.replace("\\", " ").replace("{", "").replace("}", "").split())
+        text = _bare(value)
     text = undollar(text)
     return re.sub(r"sburl(\d+)x", lambda m: urls[int(m.group(1))], text) if urls else text
 
 
 _URL = re.compile(r"\\url\s*\{([^{}]*)\}")
+_ESCAPED = re.compile(r"\\([_%&#~$])")
+
+
+def _bare(value: str) -> str:
+    """LaTeX pybtex cannot read, shown without its backslashes and braces."""
+    return " ".join(value.replace("\\", " ").replace("{", "").replace("}", "").split())
+
+
+def verbatim(value: str) -> str:
+    """A link field as written, less braces and LaTeX's escapes: decoded as text, a URL's
+    ``~`` became a no-break space and its ``--`` a dash, and the link broke."""
+    return _ESCAPED.sub(r"\1", " ".join(value.replace("{", "").replace("}", "").split()))
 
 
 def _plain(text: Any) -> str:
@@ -144,7 +156,7 @@ def _sentence_case(value: str) -> str:
             for part in _colon_parts(value)
         ]
     except (PybtexSyntaxError, UnicodeDecodeError, ValueError):  # a stray brace or ``%``
-        return " ".join(value.replace("\\", " ").replace("{", "").replace("}", "").split())
+        return _bare(value)
     return ":".join(parts).strip()
 
 
@@ -249,8 +261,8 @@ def _format(key: str, entry: Any, entries: Mapping[str, Any]) -> Entry:
     pages = re.sub(r"(?<=\w)\s*-\s*(?=\w)", "\u2013", field("pages"))
     if pages:
         details.append(("pp. " if "\u2013" in pages else "p. ") + pages)
-    doi = _address(fields.get("doi", "")).removeprefix("https://doi.org/")
-    url = f"https://doi.org/{doi}" if doi else _address(fields.get("url", ""))
+    doi = verbatim(_URL.sub(r"\1", fields.get("doi", ""))).removeprefix("https://doi.org/")
+    url = f"https://doi.org/{doi}" if doi else verbatim(_URL.sub(r"\1", fields.get("url", "")))
     book = entry.type.lower() in ("book", "phdthesis", "mastersthesis", "techreport")
 
     text_parts = [f"{listed} ({year})." if listed else f"{title} ({year})."]
@@ -283,13 +295,6 @@ def _format(key: str, entry: Any, entries: Mapping[str, Any]) -> Entry:
         text=" ".join(p for p in text_parts if p),
         html=" ".join(p for p in html_parts if p),
     )
-
-
-def _address(value: str) -> str:
-    """A ``url`` or ``doi`` field as written, less braces and LaTeX's escapes: decoded as
-    text, its ``~`` became a no-break space and its ``--`` a dash, and the link broke."""
-    plain = _URL.sub(r"\1", value).replace("{", "").replace("}", "")
-    return re.sub(r"\\([_%#&~$])", r"\1", " ".join(plain.split()))
 
 
 def _live_url(url: str) -> bool:

@@ -42,7 +42,7 @@ def loads(text: str) -> Any:
 def load_yaml(text: str, path: Path, line_offset: int = 0) -> Any:
     """Parse ``text``; a YAML error becomes a BuildError at the file's line (YAML's + offset)."""
     try:
-        data = yaml.load(text, Loader=_Loader)
+        data = loads(text)
     except yaml.MarkedYAMLError as exc:
         # YAML notices a problem where it gives up; the construct it was reading
         # (an unclosed quote or bracket) started at the context mark, which is

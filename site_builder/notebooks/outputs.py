@@ -51,7 +51,8 @@ _DATA_IMAGE = re.compile(
 _INLINE_SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL | re.IGNORECASE)
 _LARGEST = 100_000  # CSS pixels: a width or height past this is a mistake, not a size
 WIDGET = "application/vnd.jupyter.widget-view+json"
-_SUFFIX = {"image/svg+xml": "svg", "image/png": "png", "image/jpeg": "jpg"}
+# gif only inside HTML outputs (``_inline_images``): MIME_ORDER never picks one on its own.
+_SUFFIX = {"image/svg+xml": "svg", "image/png": "png", "image/jpeg": "jpg", "image/gif": "gif"}
 _SVG_LENGTH = re.compile(r"^\s*([\d.]+)\s*(px|pt)?\s*$")
 _SVG_ROOT = re.compile(rb"<svg\b[^>]*>", re.DOTALL)
 _ATTR = re.compile(rb"""\b(width|height|viewBox)\s*=\s*["']([^"']*)["']""")
@@ -153,16 +154,13 @@ def _inline_images(html: str) -> tuple[str, tuple[Image, ...]]:
     def written(match: re.Match[str]) -> str:
         mime = "image/jpeg" if match.group(3).lower() == "jpg" else f"image/{match.group(3)}"
         try:
-            data = base64.b64decode("".join(match.group(4).split()), validate=True)
-        except (binascii.Error, ValueError):
+            image = _image(mime.lower(), match.group(4), {})
+        except OutputError:
             return match.group(0)  # unreadable: the sanitiser drops it
-        suffix = _SUFFIX.get(mime.lower(), "gif")
-        name = f"nb-{hashlib.sha256(data).hexdigest()[:16]}.{suffix}"
-        size = _bitmap_size(data)
-        images.append(Image(name, data, *(size or (None, None))))
-        sized = size and not re.search(r"\s(?:width|height)=", match.group(1))
-        sides = f' width="{size[0]}" height="{size[1]}"' if size and sized else ""
-        return f"{match.group(1)}{match.group(2)}{name}{match.group(2)}{sides}"
+        images.append(image)
+        sized = image.width and not re.search(r"\s(?:width|height)=", match.group(1))
+        sides = f' width="{image.width}" height="{image.height}"' if sized else ""
+        return f"{match.group(1)}{match.group(2)}{image.name}{match.group(2)}{sides}"
 
     return _DATA_IMAGE.sub(written, html), tuple(images)
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from site_builder.bibfields import CONTAINERS, crossref_targets, fields_of
-from site_builder.bibliography import _latex
+from site_builder.bibliography import _latex, verbatim
 from site_builder.bibread import read_bibtex
 from site_builder.bibtex_latex import tidy
 from site_builder.errors import BuildError, BuildWarning, Location
@@ -37,7 +37,6 @@ MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", 
 NO_YEAR = "Undated"
 # A bare ``%`` (``\\url{...}``'s are the address's own: ``bibliography._latex`` keeps them).
 _PERCENT = re.compile(r"\\url\s*\{[^{}]*\}|(?<!\\)%")
-_ESCAPED = re.compile(r"\\([_%&#~$])")
 _VENUE_FIELDS = ("journal", "booktitle", "howpublished", "school", "institution", "publisher")
 
 
@@ -178,7 +177,7 @@ def _publication(
         where = Location(shown, source.field_line("month"))
         warnings.append(BuildWarning(where, f"unknown month {decoded['month']!r} in '{key}'"))
     lines = {f.name.lower(): f.line for f in source.fields}
-    buttons, problems = links({k: _verbatim(v) for k, v in raw.items()}, root, shown, lines)
+    buttons, problems = links({k: verbatim(v) for k, v in raw.items()}, root, shown, lines)
     warnings.extend(problems)
     title, title_markup = _rich(raw["title"], macros)
     persons = entry.persons.get("author") or entry.persons.get("editor") or []
@@ -211,12 +210,6 @@ def _decode(value: str) -> str:
         return _latex(_PERCENT.sub(lambda m: m.group() if m.group() != "%" else "\\%", value))
     except Exception:  # pybtex's LaTeX reader rejects a few odd strings: show them as written
         return " ".join(value.split())
-
-
-def _verbatim(value: str) -> str:
-    """A link field as written, less braces and escapes: LaTeX decoding would turn a URL's
-    ``~`` into a no-break space and its ``--`` into a dash."""
-    return _ESCAPED.sub(r"\1", " ".join(value.replace("{", "").replace("}", "").split()))
 
 
 def _rich(value: str, macros: tuple[tuple[str, str], ...]) -> tuple[str, str]:
