@@ -262,6 +262,24 @@ def test_a_dead_worker_is_one_line_and_public_is_kept(
     assert not list(site.glob(".staging-*"))
 
 
+def test_a_dead_helper_leaves_the_font_to_the_build(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A small site's helper process lost (the OOM killer) before the math font is handed to
+    it: the font is subset in the build's own process, not a traceback."""
+    from site_builder import fonts
+    from site_builder.incremental.workers import Workers
+
+    site = make_site(tmp_path / "site")
+    (site / "content" / "posts" / "math.md").write_text(
+        "---\ntitle: M\ndate: 2026-01-02\n---\n\n$x^2$\n", encoding="utf-8"
+    )
+    monkeypatch.setattr(Workers, "helps", lambda self: True)
+    monkeypatch.setattr(fonts, "preload", _die)
+    assert main(["-C", str(site), "build", "--quiet"]) == 0, capsys.readouterr().err
+    assert list((site / "public").rglob("*.woff2"))
+
+
 def _die(*args: object) -> None:
     os._exit(3)  # what a segfault or the OOM killer looks like from the pool
 

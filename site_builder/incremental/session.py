@@ -10,6 +10,7 @@ key changed. Everything it skips is what a clean build would have written:
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -224,7 +225,10 @@ class Session:
             return None
         if self.cache.get_bytes("font", cached.font_key(source, chars)) is not None:
             return None
-        return self.workers.pool.submit(fonts.subset_woff2, source, chars)
+        try:
+            return self.workers.pool.submit(fonts.subset_woff2, source, chars)
+        except BrokenProcessPool:  # a worker lost (a widget's os._exit): subset here instead
+            return None
 
     def write_group(
         self,

@@ -19,7 +19,7 @@ import signal
 import threading
 from collections import deque
 from collections.abc import Iterator
-from concurrent.futures import Executor
+from concurrent.futures import Executor, Future
 from concurrent.futures.process import BrokenProcessPool
 from itertools import islice
 from pathlib import Path
@@ -152,11 +152,13 @@ class Workers:
         # Small chunks, so no core idles long at the end, and only a few queued at a time.
         size = max(1, len(jobs) // (self.size * 24))
         chunks = iter([jobs[i : i + size] for i in range(0, len(jobs), size)])
-        queued = deque(
-            pool.submit(post_jobs.run_chunk, c, stage_root) for c in islice(chunks, 2 * self.size)
-        )
-        while queued:
-            try:
+        queued: deque[Future[list[PostResult]]] = deque()
+        while True:
+            try:  # a worker that dies early breaks the pool's submit as well as a result
+                for chunk in islice(chunks, 2 * self.size - len(queued)):
+                    queued.append(pool.submit(post_jobs.run_chunk, chunk, stage_root))
+                if not queued:
+                    return
                 results = queued.popleft().result()
             except BrokenProcessPool:
                 self.stop()
@@ -166,8 +168,6 @@ class Workers:
                 # write into, or they recreate folders in it after it was removed.
                 self.stop()
                 raise
-            for chunk in islice(chunks, 1):
-                queued.append(pool.submit(post_jobs.run_chunk, chunk, stage_root))
             yield from results
 
     def stop(self) -> None:
