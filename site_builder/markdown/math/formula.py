@@ -134,7 +134,7 @@ def _fingerprint(macros: Macros) -> str:
 
 
 _MAX_EXPANSIONS = 50  # nested macros expanded here; a self-referent one stops here
-_DEFINES = re.compile(r"\\(?:(?:re)?newcommand|providecommand|def|let)(?![A-Za-z])")
+_DEFINES = re.compile(r"\\(?:(?:re)?newcommand|providecommand|[gex]?def|let)(?![A-Za-z])")
 
 
 def _expand_here(source: Source, macros: Macros) -> bool:

@@ -19,8 +19,10 @@ from site_builder.markdown.math.engine import BROKEN, Macros, MathError
 from site_builder.markdown.math.expand import HERE, bracket_end, here_macro
 from site_builder.markdown.math.source import Source, group_end
 
+# ``\\gdef``, ``\\edef`` and ``\\xdef`` are ``\\def`` here: a post's macros are global anyway,
+# and a body is expanded at its use (KaTeX's reading).
 _DEFINITION = re.compile(
-    r"\\(?P<kind>(?:re)?newcommand|providecommand|DeclareMathOperator|def|let|definecolor)"
+    r"\\(?P<kind>(?:re)?newcommand|providecommand|DeclareMathOperator|[gex]?def|let|definecolor)"
     r"(?P<star>\*?)"
     r"(?![A-Za-z])\s*"
 )
@@ -87,6 +89,7 @@ def take_definitions(source: Source) -> Taken:
 
 def _definition(text: str, match: re.Match[str], taken: Taken) -> tuple[str, str, int]:
     kind, at = match.group("kind"), match.end()
+    kind = "def" if kind.endswith("def") else kind
     name_match = _NAME.match(text, at)
     if name_match is None and (plain := _PLAIN_NAME.match(text, at)) and kind != "def":
         # ``\newcommand{iid}{...}``: MathJax reads the name without its backslash too.
