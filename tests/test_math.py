@@ -618,3 +618,11 @@ def test_a_macro_that_opens_what_another_closes_is_expanded_where_it_is_used() -
     )
     mathml, _ = render_formula("\\bmatrix{cc} a & b \\\\ c & d \\endbmatrix", True, macros)
     assert mathml.count("<mtd>") == 4 and "<mo>[</mo>" in mathml
+
+
+def test_a_commented_out_definition_defines_nothing() -> None:
+    """TeX (and KaTeX) skip a comment: ``% \\newcommand`` is a definition the author took out."""
+    _, macros = render_formula("a % \\newcommand{\\x}{y}\n+ b", True)
+    assert macros == ()
+    with pytest.raises(MathError, match="unknown LaTeX command \\\\x"):
+        render_formula("\\x", False, macros)

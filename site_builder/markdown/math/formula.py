@@ -26,7 +26,7 @@ from site_builder.markdown.math.macros import (
 )
 from site_builder.markdown.math.numbering import Register, number
 from site_builder.markdown.math.rewrite import rewrite, rewrite_body
-from site_builder.markdown.math.source import Source
+from site_builder.markdown.math.source import Source, comments
 
 
 @dataclass
@@ -53,6 +53,7 @@ class Formula:
         Raises ``MathError`` with an offset into ``source.text``: for a definition that
         cannot be read, once the formula's other definitions are in force.
         """
+        self.source.edit(comments(self.source.text))
         errors = self._define(take_definitions(self.source))
         if _expand_here(self.source, self.macros) and _DEFINES.search(self.source.text):
             errors += self._define(take_definitions(self.source))  # a macro that defines one

@@ -111,3 +111,17 @@ def group_end(text: str, open_brace: int) -> int | None:
             if depth == 0:
                 return match.start()
     return None
+
+
+# A comment runs from an unescaped ``%`` to the end of its line (``\%`` is a percent sign,
+# ``\\%`` a row break and then a comment); a URL's ``%20`` is no comment.
+_COMMENT = re.compile(r"\\(?:url|href)\s*\{[^{}]*\}|\\.|%[^\n]*", re.DOTALL)
+
+
+def comments(text: str) -> list[Edit]:
+    """Remove TeX comments, their line break kept. math-core skips them too, but a rewrite
+    that adds text after one (``3\\\\%``: the ``\\end`` that closes the lines) would be
+    commented out, and a commented-out ``\\newcommand`` would still be taken."""
+    if "%" not in text:
+        return []
+    return [(m.start(), m.end(), "") for m in _COMMENT.finditer(text) if m.group()[0] == "%"]
