@@ -306,3 +306,18 @@ def operator_names(text: str, display: bool) -> list[Edit]:
         limits = "\\limits" if match.group(1) and display else ""
         edits.append((match.start(), close + 1, f"\\mathop{{{text[match.end() : close]}}}{limits}"))
     return edits
+
+
+# A row break that ends an environment's last row (``1 \\ 2 \\ \end{bmatrix}``) or the
+# formula; after an even run of backslashes only (``\\\\`` is a break, ``\\\{`` a brace).
+_LAST_BREAK = re.compile(r"(?<!\\)((?:\\\\)*)\\\\\s*(?=\\end\s*\{)")
+_FINAL_BREAK = re.compile(r"(?<!\\)((?:\\\\)*)\\\\\s*$")
+
+
+def last_breaks(text: str, formula: bool = False) -> list[Edit]:
+    """``\\begin{bmatrix} 1 \\\\ 2 \\\\ \\end{bmatrix}``: KaTeX and MathJax drop the empty row
+    that a break before ``\\end`` (or at the end of a ``formula``, not of a macro's body,
+    which may be a break) opens; math-core sets it, a blank line that makes the brackets
+    taller. Real posts write it often (one break per row)."""
+    pattern = _FINAL_BREAK if formula else _LAST_BREAK
+    return [(m.start(), m.end(), m.group(1)) for m in pattern.finditer(text)]

@@ -173,6 +173,7 @@ def rewrite(source: Source, display: bool, lines: bool = False) -> None:
         source.sub(_INLINE_TAG, _inline_tag)
     if "\\\\" not in source.text:
         return  # no line break anywhere: nothing below applies
+    source.edit(groups.last_breaks(source.text, formula=True))
     source.edit(groups.nested_breaks(source.text))
     if not (display or lines):
         source.sub(_INLINE_DOUBLED, lambda m: "\\" + m.group(1))  # \\| is no line break inline
@@ -200,6 +201,7 @@ def rewrite_common(source: Source, display: bool = False) -> None:
     source.sub(_ROW_SPACE, lambda m: "\\\\ ")  # the space: ``\\[2pt]{x}`` is no ``\{``
     source.sub(_RENAMED_ENV, _renamed_environment)
     source.sub(_COMMAND, lambda m: "\\" + _COMMANDS[m.group(1)])
+    source.edit(groups.last_breaks(source.text))  # after ``\cr`` and ``\\[2pt]`` become ``\\``
     source.edit(groups.plain_matrices(source.text))
     source.sub(_RENAMED_MATRIX, _renamed_matrix)
     source.sub(_DROPPED, lambda m: "")
