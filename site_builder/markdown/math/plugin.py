@@ -47,6 +47,10 @@ INLINE = ("math_inline", "math_inline_double")
 _CLOSE = re.compile(r"\$\$\s*\{#(eq-[\w:-]+)\}\s*$")
 # A "$" that opens math (not currency, not "$ "), or any "$$", left over in text: unclosed.
 _UNCLOSED = re.compile(r"\$\$|(?<![\w$])\$(?=[^\s\d$])")
+# ``$ \\tilde X $`` (Jupyter's and MyST's math, spaces inside): here, as in Pandoc, a ``$``
+# before a space is a dollar sign, so the second ``$`` opens math that never closes.
+_SPACED = re.compile(r"(?<![\w$])\$\s+([^$\s][^$]*)\$\Z")
+_SPACED_HINT = "'$ {0} $' is text: no space may follow the opening $ (write ${0}$)"
 _REF_IN_MATH = re.compile(r"\\(eqref|ref)\s*\{([^{}]*)\}")
 
 
@@ -130,12 +134,14 @@ def _prepare(state: StateCore) -> None:
         if token.type in BLOCKS:
             macros = _prepare_one(env, token, True, macros, finder.locate(token, token.content))
         elif token.children:
+            before = ""  # the text since the last formula or break, for ``$ x $``
             for child, line in inline_lines(env, token):
                 if child.type in INLINE:
                     where = finder.locate(token, child.content, line)
                     macros = _prepare_one(env, child, False, macros, where)
                 elif child.type == "text" and "$" in child.content:
-                    _check_dollars(env, finder, token, child, line)
+                    _check_dollars(env, finder, token, child, line, before)
+                before = before + child.content if child.type.startswith("text") else ""
 
 
 def _prepare_one(
@@ -186,19 +192,25 @@ def _attribute_id(token: Token) -> str | None:
 
 
 def _check_dollars(
-    env: dict[str, Any], finder: Finder, block: Token, child: Token, line: int | None
+    env: dict[str, Any], finder: Finder, block: Token, child: Token, line: int | None, before: str
 ) -> None:
+    """The first ``$`` or ``$$`` of ``child`` that opens math never closed; ``before`` is the
+    text before it, where a ``$ x $`` (spaces inside) would have opened."""
     for match in _UNCLOSED.finditer(child.content):
-        mark = match.group()
-        where = finder.locate(block, child.content, line)
-        at = None if where.start is None else where.start + match.start()
-        line, column = (line, None) if at is None else finder.position(at)
+        mark, start = match.group(), match.start()
         hint = (
             "display math must close with $$ before the next blank line"
             if mark == "$$"
             else "write \\$ for a literal dollar sign"
         )
         message = f"math: unclosed {mark} ({hint})"
+        spaced = _SPACED.search(before + child.content, 0, len(before) + match.end())
+        if mark == "$" and spaced:
+            start = spaced.start() - len(before)  # the first ``$`` (in ``before``, most often)
+            message = f"math: {_SPACED_HINT.format(spaced.group(1).rstrip())}"
+        where = finder.locate(block, child.content, line)
+        at = None if where.start is None or where.start + start < 0 else where.start + start
+        line, column = (line, None) if at is None else finder.position(at)
         if env["ctx"].math_errors == "show":  # as MathJax showed it: the text, dollar and all
             warn(env, message, line, column)
         else:
