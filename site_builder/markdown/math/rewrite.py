@@ -242,28 +242,10 @@ def rewrite_common(source: Source, display: bool = False) -> None:
 
 # Anything a rewrite above acts on; a formula without any is left as it is.
 _TRIGGER_NAMES = {
-    *_COMMANDS,
-    *SIZES,
-    "require",
-    "tag",
-    "not",
-    "matrix",
-    "pmatrix",
-    "cases",
-    "bbox",
-    "unicode",
-    "displaylines",
-    "dv",
-    "pdv",
-    "qty",
-    "allowbreak",
-    "global",
-    "mathclap",
-    "mathllap",
-    "mathrlap",
-    "vcenter",
-    "operatorname",
-}
+    *_COMMANDS, *SIZES, "require", "tag", "not", "matrix", "pmatrix", "cases", "bbox", "unicode",
+    "displaylines", "dv", "pdv", "qty", "allowbreak", "global", "mathclap", "mathllap",
+    "mathrlap", "vcenter", "operatorname",
+}  # fmt: skip
 _TRIGGER = re.compile(
     r"\\(?:\\|\*|mathop|begin|end|left|right|middle|color|textcolor|smash|substack|verb|url|href|"
     r"html[A-Z][a-z]+|class|cssId|style|mskip|mkern|kern|hskip|colorbox|fcolorbox|text[a-z]*|mbox|emph|clap|"
