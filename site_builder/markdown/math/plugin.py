@@ -29,7 +29,7 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.dollarmath.index import math_inline_dollar
 
 from site_builder.markdown.crossrefs import equation_id, is_crossref, register, state_of
-from site_builder.markdown.math import inline
+from site_builder.markdown.math import dollars, inline
 from site_builder.markdown.math.engine import Macros, MathError
 from site_builder.markdown.math.formula import Formula, rewrite_macros
 from site_builder.markdown.math.where import Finder, Where
@@ -45,12 +45,6 @@ from site_builder.markdown.state import (
 BLOCKS = ("math_block", "math_block_label")
 INLINE = ("math_inline", "math_inline_double")
 _CLOSE = re.compile(r"\$\$\s*\{#(eq-[\w:-]+)\}\s*$")
-# A "$" that opens math (not currency, not "$ "), or any "$$", left over in text: unclosed.
-_UNCLOSED = re.compile(r"\$\$|(?<![\w$])\$(?=[^\s\d$])")
-# ``$ \\tilde X $`` (Jupyter's and MyST's math, spaces inside): here, as in Pandoc, a ``$``
-# before a space is a dollar sign, so the second ``$`` opens math that never closes.
-_SPACED = re.compile(r"(?<![\w$])\$\s+([^$\s][^$]*)\$\Z")
-_SPACED_HINT = "'$ {0} $' is text: no space may follow the opening $ (write ${0}$)"
 _REF_IN_MATH = re.compile(r"\\(eqref|ref)\s*\{([^{}]*)\}")
 
 
@@ -134,14 +128,14 @@ def _prepare(state: StateCore) -> None:
         if token.type in BLOCKS:
             macros = _prepare_one(env, token, True, macros, finder.locate(token, token.content))
         elif token.children:
-            before = ""  # the text since the last formula or break, for ``$ x $``
-            for child, line in inline_lines(env, token):
+            children = inline_lines(env, token)
+            for index, (child, line) in enumerate(children):
                 if child.type in INLINE:
                     where = finder.locate(token, child.content, line)
                     macros = _prepare_one(env, child, False, macros, where)
                 elif child.type == "text" and "$" in child.content:
-                    _check_dollars(env, finder, token, child, line, before)
-                before = before + child.content if child.type.startswith("text") else ""
+                    run = dollars.text_run([c for c, _ in children], index)
+                    dollars.check(env, finder, token, child, line, run)
 
 
 def _prepare_one(
@@ -189,33 +183,6 @@ def _attribute_id(token: Token) -> str | None:
     if not token.info:
         return None
     return token.info if token.type == "math_block" else equation_id(token.info)
-
-
-def _check_dollars(
-    env: dict[str, Any], finder: Finder, block: Token, child: Token, line: int | None, before: str
-) -> None:
-    """The first ``$`` or ``$$`` of ``child`` that opens math never closed; ``before`` is the
-    text before it, where a ``$ x $`` (spaces inside) would have opened."""
-    for match in _UNCLOSED.finditer(child.content):
-        mark, start = match.group(), match.start()
-        hint = (
-            "display math must close with $$ before the next blank line"
-            if mark == "$$"
-            else "write \\$ for a literal dollar sign"
-        )
-        message = f"math: unclosed {mark} ({hint})"
-        spaced = _SPACED.search(before + child.content, 0, len(before) + match.end())
-        if mark == "$" and spaced:
-            start = spaced.start() - len(before)  # the first ``$`` (in ``before``, most often)
-            message = f"math: {_SPACED_HINT.format(spaced.group(1).rstrip())}"
-        where = finder.locate(block, child.content, line)
-        at = None if where.start is None or where.start + start < 0 else where.start + start
-        line, column = (line, None) if at is None else finder.position(at)
-        if env["ctx"].math_errors == "show":  # as MathJax showed it: the text, dollar and all
-            warn(env, message, line, column)
-        else:
-            report(env, None, message, line=line, column=column)
-        return
 
 
 # --- core rule: convert ------------------------------------------------------------------
