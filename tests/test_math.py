@@ -640,3 +640,12 @@ def test_the_near_miss_of_an_unknown_command_is_looked_up_once() -> None:
         messages.append(error.value.message)
     assert messages == ["unknown LaTeX command \\vect (did you mean \\vert?)"] * 3
     assert _closest_command.cache_info().hits >= 2
+
+
+def test_fraktur_capital_i_is_not_a_double_struck_h() -> None:
+    """math-core set ``\\mathfrak{I}`` as U+210D (``\\mathbb{H}``); it is U+2111, as ``\\Im``."""
+    for tex in ("\\mathfrak{I}", "\\mathfrak I", "{\\frak I}", "\\mathfrak{AI}_I"):
+        out, _ = render_formula(tex, False)
+        assert "\u2111" in out and "\u210d" not in out, (tex, out)
+    assert "\u210d" in render_formula("\\mathbb{H}", False)[0]
+    assert "\u2111" not in render_formula("\\mathfrak{\\mathcal{I}}", False)[0]  # inner font wins

@@ -29,6 +29,7 @@ and maps the construct onto one math-core handles the way LaTeX sets it:
 - a ``\tag{6}`` in inline math (kramdown's ``$$`` beside text) as ``(6)`` after it;
 - ``\not\!\perp`` (not independent): the space between ``\not`` and its relation goes;
 - a backslash ending a line (TeX's control space) as ``\ ``;
+- ``\mathfrak{I}``, which math-core sets as a double-struck H (see ``letters``);
 - ``\\`` at the top of a display formula: LaTeX, MathJax and KaTeX break the
   line there; the lines are set as ``gathered`` (``aligned`` with ``&``), in
   inline math too (MathJax breaks the line; math-core would drop it in silence).
@@ -43,7 +44,7 @@ from __future__ import annotations
 
 import re
 
-from site_builder.markdown.math import groups, physics
+from site_builder.markdown.math import groups, letters, physics
 from site_builder.markdown.math.colours import css_colour
 from site_builder.markdown.math.numbering import tag_latex
 from site_builder.markdown.math.source import Edit, Source, group_end
@@ -223,6 +224,7 @@ def rewrite_common(source: Source, display: bool = False) -> None:
     source.sub(_STAR, lambda m: m.group() if m.group(1) in _STARRED else f"\\{m.group(1)} *")
     source.sub(_SCRIPT_LIMITS, lambda m: f"\\{m.group(2)}{m.group(1)}")  # before mathop_limits
     physics.rewrite(source)
+    source.edit(letters.fraktur_i(source.text))
     source.edit(groups.substacks(source.text))
     source.edit(groups.scripted_colours(source.text))
     source.edit(groups.array_specs(source.text))
@@ -244,7 +246,7 @@ def rewrite_common(source: Source, display: bool = False) -> None:
 _TRIGGER_NAMES = {
     *_COMMANDS, *SIZES, "require", "tag", "not", "matrix", "pmatrix", "cases", "bbox", "unicode",
     "displaylines", "dv", "pdv", "qty", "allowbreak", "global", "mathclap", "mathllap",
-    "mathrlap", "vcenter", "operatorname",
+    "mathrlap", "vcenter", "operatorname", "mathfrak", "frak",
 }  # fmt: skip
 _TRIGGER = re.compile(
     r"\\(?:\\|\*|mathop|begin|end|left|right|middle|color|textcolor|smash|substack|verb|url|href|"
