@@ -618,3 +618,15 @@ def test_a_macro_that_opens_what_another_closes_is_expanded_where_it_is_used() -
     )
     mathml, _ = render_formula("\\bmatrix{cc} a & b \\\\ c & d \\endbmatrix", True, macros)
     assert mathml.count("<mtd>") == 4 and "<mo>[</mo>" in mathml
+
+
+def test_a_post_macro_that_opens_what_another_closes_is_expanded_where_it_is_used() -> None:
+    """A post's own preamble ``\\newcommand{\\lv}{\\left[\\begin{matrix}}`` and ``\\rv`` =
+    ``\\end{matrix}\\right]`` (a Hexo post's, MathJax drew it): each body was rewritten
+    alone, and every formula that used them stopped the build."""
+    out = convert_md(
+        "$$\n\\newcommand{\\lv}{\\left[\\begin{matrix}}\n"
+        "\\newcommand{\\rv}{\\end{matrix}\\right]}\n$$\n\n"
+        "$$\nx = \\lv a & b \\rv\n$$\n\nand $y = \\lv c & d\\rv$.\n"
+    )
+    assert out.count("<mtd>") == 4
