@@ -18,6 +18,7 @@ kramdown or Goldmark would not eat it. The browser decoded it, MathJax found ``\
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from site_builder.importer.report import PostNotes
 from site_builder.importer.text import Text
@@ -104,3 +105,25 @@ def singles_as_text(text: Text, notes: PostNotes) -> None:
         why = "dollar sign(s) kept as text: the old site's math configuration reads no $...$"
         notes.add(text.line(found[0]), f"{len(found)} {why}")
     text.splice([(at, at + 1, "\\$") for at in found])
+
+
+_SINGLE = re.compile(r"(?<![\\$])\$(?!\$)")
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+
+
+def sub_openings(text: Text, pattern: re.Pattern[str], replace: Callable[[str], str]) -> None:
+    """``text.sub`` for a pattern whose match starts at a formula's opening ``$``: a match
+    whose ``$`` closes a formula opened before it in its paragraph (an odd count of ``$``
+    before it, as MathJax pairs them from the left) is passed over, and the search goes on
+    from the next character. ``$ p_i $: label,  $ q $``: the ``$`` after ``p_i`` opened
+    ``$: label,  $`` here, and the spaces between the formulas were lost."""
+    edits: list[tuple[int, int, str]] = []
+    body, at = text.text, 0
+    while (match := pattern.search(body, at)) is not None:
+        start = max((m.end() for m in _PARAGRAPH_BREAK.finditer(body, 0, match.start())), default=0)
+        if len(_SINGLE.findall(body, start, match.start())) % 2:
+            at = match.start() + 1
+            continue
+        edits.append((match.start(), match.end(), replace(match)))
+        at = max(match.end(), match.start() + 1)
+    text.splice(edits)

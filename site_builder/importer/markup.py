@@ -312,7 +312,7 @@ def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
         text.sub(LINE_SPANNING, lambda m, _l: text.hide("$" + m.group(1).strip() + "$"))
         # ``($\\beta_c / 2 $), at ($\\beta$``: before the pairing, or the spaced formula's
         # closing ``$`` would open a formula reaching into the next one.
-        text.sub(SPACE_BEFORE_CLOSE, lambda m, _l: text.hide(_inline(m)))
+        dollars.sub_openings(text, SPACE_BEFORE_CLOSE, lambda m: text.hide(_inline(m)))
     # A table's cells are apart (MathJax saw each alone): no formula spans a ``|``.
     text.sub(TABLE, lambda m, _l: re.sub(r"(?<!\\)\|", "\x0b", m.group(0)))
     text.sub(ALONE_INLINE, lambda m, _l: _alone(m))
@@ -334,8 +334,8 @@ def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
     _fix_display_lines(text)
     text.mask(DISPLAY_BLOCK, _display_block)
     if mathjax:
-        text.sub(SPACED_DOLLAR, lambda m, _l: text.hide(_inline(m)))
-        text.sub(SPACE_BEFORE_CLOSE, lambda m, _l: text.hide(_inline(m)))
+        dollars.sub_openings(text, SPACED_DOLLAR, lambda m: text.hide(_inline(m)))
+        dollars.sub_openings(text, SPACE_BEFORE_CLOSE, lambda m: text.hide(_inline(m)))
 
     def lone(match: Match[str], line: int) -> str:
         if text.text.rfind("<", 0, match.start()) > text.text.rfind(">", 0, match.start()):
