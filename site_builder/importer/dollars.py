@@ -111,7 +111,9 @@ _SINGLE = re.compile(r"(?<![\\$])\$(?!\$)")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 
 
-def sub_openings(text: Text, pattern: re.Pattern[str], replace: Callable[[str], str]) -> None:
+def sub_openings(
+    text: Text, pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str]
+) -> None:
     """``text.sub`` for a pattern whose match starts at a formula's opening ``$``: a match
     whose ``$`` closes a formula opened before it in its paragraph (an odd count of ``$``
     before it, as MathJax pairs them from the left) is passed over, and the search goes on
