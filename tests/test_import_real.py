@@ -385,3 +385,73 @@ def test_backslash_parentheses_in_a_quarto_post_are_math_too(tmp_path: Path) -> 
         "p.qmd:6: \\(...\\) not math for Quarto (Pandoc's tex_math_single_backslash is off "
         "by default): brought across as math"
     ]
+
+
+def test_links_between_the_old_posts_point_at_their_new_pages(tmp_path: Path) -> None:
+    """Pelican's dated ``ARTICLE_URL``, a title's slug, ``Slug:`` and the site's own host:
+    each link to another post of the blog was broken once the posts moved to
+    ``posts/<slug>/``. A tag listing, code and other hosts' pages stay as they were."""
+    old = tmp_path / "old"
+    (old / "content").mkdir(parents=True)
+    (old / "pelicanconf.py").write_text("SITEURL = 'https://me.github.io'\n")
+    (old / "content" / "2012-08-18-anim.md").write_text(
+        "Title: Matplotlib Animation Tutorial\nDate: 2012-08-18\n\nAnimations.\n"
+    )
+    (old / "content" / "topics.md").write_text(
+        "Title: Topic models\nDate: 2013-01-01\nSlug: lda\n\nTopics.\n"
+    )
+    (old / "content" / "b.md").write_text(
+        "Title: B\nDate: 2014-01-01\n\n"
+        "See [the tutorial](/blog/2012/08/18/matplotlib-animation-tutorial/#setup),"
+        " [LDA](../lda/), [again](https://me.github.io/blog/matplotlib-animation-tutorial.html),"
+        " [tag](/tag/lda/) and [elsewhere](https://other.org/lda/).\n\n"
+        "```\n[code](/lda/)\n```\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    import_posts(old, site / "content" / "posts")
+    text = (site / "content" / "posts" / "b.md").read_text()
+    assert "[the tutorial](../anim/#setup)" in text
+    assert "[LDA](../lda/)" in text
+    assert "[again](../anim/)" in text
+    assert "[tag](/tag/lda/)" in text and "(https://other.org/lda/)" in text
+    assert "[code](/lda/)" in text
+
+
+def test_a_pelican_post_showing_a_notebook_becomes_that_notebook(tmp_path: Path) -> None:
+    """``{% notebook nb.ipynb cells[1:] %}`` (Pelican's liquid_tags): the post was the
+    notebook's cells, and came across empty. It is a notebook post now, its front matter
+    in a raw cell, its own text around the notebook's cells; a version 3 notebook too."""
+    import json
+
+    old = tmp_path / "old"
+    (old / "content" / "notebooks").mkdir(parents=True)
+    (old / "pelicanconf.py").write_text("")
+    cells = [
+        {"cell_type": "heading", "level": 1, "metadata": {}, "source": "Old title"},
+        {"cell_type": "markdown", "metadata": {}, "source": "The sum $\\sum_i x_i$."},
+        {
+            "cell_type": "code",
+            "collapsed": False,
+            "input": "print(1)",
+            "language": "python",
+            "metadata": {},
+            "outputs": [{"output_type": "stream", "stream": "stdout", "text": "1\n"}],
+            "prompt_number": 1,
+        },
+    ]
+    v3 = {"metadata": {"name": ""}, "nbformat": 3, "nbformat_minor": 0,
+          "worksheets": [{"cells": cells, "metadata": {}}]}  # fmt: skip
+    (old / "content" / "notebooks" / "nb.ipynb").write_text(json.dumps(v3))
+    (old / "content" / "post.md").write_text(
+        "Title: Sums\nDate: 2013-05-07\nTags: math\n\nBefore.\n\n"
+        "{% notebook nb.ipynb cells[1:] %}\n\nAfter.\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content" / "posts")
+    written = site / "content" / "posts" / "post" / "index.ipynb"
+    data = json.loads(written.read_text())
+    sources = ["".join(c["source"]) for c in data["cells"]]
+    assert sources[0].startswith("---\ntitle: Sums\n") and "date: '2013-05-07'" in sources[0]
+    assert sources[1:] == ["Before.", "The sum $\\sum_i x_i$.", "print(1)", "After."]
+    assert "".join(data["cells"][3]["outputs"][0]["text"]) == "1\n"
+    assert not [n for n in report.notes if "notebook" in n.message]
