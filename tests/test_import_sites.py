@@ -735,3 +735,23 @@ def test_a_body_of_many_comments_ends(tmp_path: Path) -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "None"
+
+
+def test_a_hexo_sites_files_are_found_under_its_source_folder(tmp_path: Path) -> None:
+    """Hexo serves ``source/uploads/x.png`` at ``/uploads/x.png``: each such image was
+    reported not found and left out of the post."""
+    old = tmp_path / "old"
+    (old / "source" / "_posts").mkdir(parents=True)
+    (old / "source" / "uploads").mkdir()
+    (old / "source" / "uploads" / "x.png").write_bytes(b"png")
+    (old / "_config.yml").write_text("title: Hexo\n")
+    (old / "source" / "_posts" / "a.md").write_text(
+        "---\ntitle: A\ndate: 2022-01-01\n---\n\n"
+        '![](/uploads/x.png)\n\n<img src="/uploads/x.png">\n'
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content" / "posts")
+    assert (site / "content" / "posts" / "a" / "x.png").read_bytes() == b"png"
+    assert not report.notes
+    text = (site / "content" / "posts" / "a" / "index.md").read_text()
+    assert "](x.png)" in text and 'src="x.png"' in text
