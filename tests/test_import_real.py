@@ -455,3 +455,21 @@ def test_a_pelican_post_showing_a_notebook_becomes_that_notebook(tmp_path: Path)
     assert sources[1:] == ["Before.", "The sum $\\sum_i x_i$.", "print(1)", "After."]
     assert "".join(data["cells"][3]["outputs"][0]["text"]) == "1\n"
     assert not [n for n in report.notes if "notebook" in n.message]
+
+
+def test_links_to_a_posts_own_headings_point_at_their_ids_here(tmp_path: Path) -> None:
+    """Hexo kept a Chinese heading's text as its id (``#机器字``, percent-encoded or not),
+    nbconvert its case (``#Fundamental-Matrix``); ids here are slugs, and the links
+    broke. A fragment no heading has, whose slug one has, is rewritten to it."""
+    old = tmp_path / "old"
+    (old / "_posts").mkdir(parents=True)
+    (old / "_posts" / "2022-01-01-a.md").write_text(
+        "---\ntitle: A\n---\n\n## 机器字\n\n## Fundamental Matrix\n\n## Kept {#mine}\n\n"
+        "See [one](#机器字), [two](#%E6%9C%BA%E5%99%A8%E5%AD%97), [three](#Fundamental-Matrix),"
+        " [four](#mine) and [five](#nowhere).\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    import_posts(old, site / "content" / "posts")
+    text = (site / "content" / "posts" / "a.md").read_text()
+    assert "[one](#ji-qi-zi), [two](#ji-qi-zi), [three](#fundamental-matrix)" in text
+    assert "[four](#mine) and [five](#nowhere)" in text

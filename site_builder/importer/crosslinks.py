@@ -19,6 +19,7 @@ import re
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urlsplit
 
+from site_builder.importer import anchors
 from site_builder.importer.common import DATE_PREFIX
 from site_builder.importer.report import Imported
 from site_builder.slug import slugify
@@ -54,7 +55,8 @@ _CONFIGS = (
 
 
 def rewrite(base: Path, imported: list[tuple[Path, Imported]]) -> None:
-    """Point each written post's links to the old site's other posts at their new pages."""
+    """Point each written post's links to the old site's other posts at their new pages,
+    and its links to its own headings at their ids here (``anchors``)."""
     table = _table(imported)
     hosts = _hosts(base)
     for _, post in imported:
@@ -138,11 +140,18 @@ def _rewritten(
         new = _target(target, table, hosts, post.kind, here)
         return match.group(0) if new is None else match.group(1) + new
 
+    known = anchors.ids(
+        anchors.notebook_markdown(text) if post.written.suffix == ".ipynb" else text
+    )
+
+    def both(part: str) -> str:
+        return anchors.rewrite(_LINK.sub(link, part), known)
+
     pieces, at = [], 0
     for fence in _FENCE.finditer(text):  # code shows links as the author typed them
-        pieces += [_LINK.sub(link, text[at : fence.start()]), fence.group(0)]
+        pieces += [both(text[at : fence.start()]), fence.group(0)]
         at = fence.end()
-    pieces.append(_LINK.sub(link, text[at:]))
+    pieces.append(both(text[at:]))
     return "".join(pieces)
 
 
