@@ -473,3 +473,37 @@ def test_links_to_a_posts_own_headings_point_at_their_ids_here(tmp_path: Path) -
     text = (site / "content" / "posts" / "a.md").read_text()
     assert "[one](#ji-qi-zi), [two](#ji-qi-zi), [three](#fundamental-matrix)" in text
     assert "[four](#mine) and [five](#nowhere)" in text
+
+
+def test_pelicans_include_code_and_video_tags(tmp_path: Path) -> None:
+    """Pelican's liquid_tags (Octopress's heritage): ``{% include_code file.py lang:python
+    Title %}`` reads ``content/<CODE_DIR>/file.py`` (the file first, where Hexo puts it
+    last), ``{% video x.mp4 360 270 x.png %}`` is a video with its poster; both were
+    Liquid left as comments, the code and the video lost. A post that also shows a
+    notebook keeps the files its own text needs."""
+    old = tmp_path / "old"
+    for folder in ("content/downloads/code", "content/downloads/videos", "content/notebooks"):
+        (old / folder).mkdir(parents=True)
+    (old / "pelicanconf.py").write_text("CODE_DIR = 'downloads/code'\n")
+    (old / "content/downloads/code/anim.py").write_text("print('hi')\n")
+    (old / "content/downloads/videos/a.mp4").write_bytes(b"mp4")
+    (old / "content/downloads/videos/a.png").write_bytes(b"png")
+    (old / "content/notebooks/nb.ipynb").write_text(
+        '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}'
+    )
+    (old / "content/a.md").write_text(
+        "Title: A\nDate: 2013-01-01\n\n{% include_code anim.py lang:python Basic Animation %}\n\n"
+        "{% video /downloads/videos/a.mp4 360 270 /downloads/videos/a.png %}\n"
+    )
+    (old / "content/b.md").write_text(
+        "Title: B\nDate: 2013-01-02\n\n{% video /downloads/videos/a.mp4 %}\n\n"
+        "{% notebook nb.ipynb %}\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content" / "posts")
+    assert [str(n) for n in report.notes] == []
+    text = (site / "content/posts/a/index.md").read_text()
+    assert "```python filename=\"Basic Animation\"\nprint('hi')\n```" in text
+    video = 'src="downloads/videos/a.mp4" width="360" height="270"'
+    assert f'<video {video} poster="downloads/videos/a.png" controls></video>' in text
+    assert (site / "content/posts/b/downloads/videos/a.mp4").read_bytes() == b"mp4"

@@ -312,6 +312,7 @@ def _with_notebook(
     made = embedded_notebooks.convert(post.text, found, post.slug, shown, roots)
     kept = [n for n in post.notes.notes if "{% notebook" not in n.message]
     made.notes.notes[:0] = kept
+    made = made._replace(files={**post.files, **made.files})  # the text's own, around it
     return Converted(*made, suffix=".ipynb")
 
 
