@@ -755,3 +755,21 @@ def test_a_hexo_sites_files_are_found_under_its_source_folder(tmp_path: Path) ->
     assert not report.notes
     text = (site / "content" / "posts" / "a" / "index.md").read_text()
     assert "](x.png)" in text and 'src="x.png"' in text
+
+
+def test_an_image_under_the_sites_base_path_is_found(tmp_path: Path) -> None:
+    """A Hugo site served at ``https://me.github.io/blog`` links ``/blog/images/x.png``,
+    its ``static/images/x.png``: each such image was reported not found and left out."""
+    old = tmp_path / "old"
+    (old / "content" / "posts").mkdir(parents=True)
+    (old / "static" / "images").mkdir(parents=True)
+    (old / "static" / "images" / "x.png").write_bytes(b"png")
+    (old / "config.toml").write_text('baseURL = "https://me.github.io/blog"\n')
+    (old / "content" / "posts" / "a.md").write_text(
+        '+++\ntitle = "A"\ndate = 2023-01-01\n+++\n\n![](/blog/images/x.png)\n\n![](/nope/y.png)\n'
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content" / "posts")
+    assert (site / "content" / "posts" / "a" / "x.png").read_bytes() == b"png"
+    missing = "image /nope/y.png not found: left out of the post"
+    assert [n.message for n in report.notes] == [missing]
