@@ -129,3 +129,18 @@ def sub_openings(
         edits.append((match.start(), match.end(), replace(match)))
         at = max(match.end(), match.start() + 1)
     text.splice(edits)
+
+
+# MathJax's ``$ (x', y') $``, ``| $ x $ |``: spaces inside both ``$``, none of the marks
+# (``\\``, ``^``, ``_``, ``{``) that tell a formula from prices, which ``markup`` waits for.
+# A formula still: short, on one line, not opening with a digit (``$ 5 and $``), and
+# with no word of prose in it (:func:`prose`).
+SPACED_PLAIN = re.compile(
+    r"(?<![\\$\w])\$[ \t]+([^\s$\d\x00\x0b][^$\n\x00\x0b]{0,58}?)[ \t]+\$(?![\w$])"
+)
+_WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{3,}")
+
+
+def prose(body: str) -> bool:
+    """Whether the text between two ``$`` holds a word (``$ each and $``): a price's text."""
+    return _WORD.search(body) is not None

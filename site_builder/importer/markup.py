@@ -313,6 +313,8 @@ def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
         # ``($\\beta_c / 2 $), at ($\\beta$``: before the pairing, or the spaced formula's
         # closing ``$`` would open a formula reaching into the next one.
         dollars.sub_openings(text, SPACE_BEFORE_CLOSE, lambda m: text.hide(_inline(m)))
+        plain = lambda m: m.group(0) if dollars.prose(m.group(1)) else text.hide(_inline(m))  # noqa: E731
+        dollars.sub_openings(text, dollars.SPACED_PLAIN, plain)  # ``$ (x', y') $``
     # A table's cells are apart (MathJax saw each alone): no formula spans a ``|``.
     text.sub(TABLE, lambda m, _l: re.sub(r"(?<!\\)\|", "\x0b", m.group(0)))
     text.sub(ALONE_INLINE, lambda m, _l: _alone(m))
