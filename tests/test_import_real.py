@@ -468,11 +468,16 @@ def test_links_to_a_posts_own_headings_point_at_their_ids_here(tmp_path: Path) -
         "See [one](#机器字), [two](#%E6%9C%BA%E5%99%A8%E5%AD%97), [three](#Fundamental-Matrix),"
         " [four](#mine) and [five](#nowhere).\n"
     )
+    (old / "_posts" / "2022-01-02-b.md").write_text(
+        "---\ntitle: B\n---\n\nAs [in A](/2022/01/01/a.html#Fundamental-Matrix).\n"
+    )
     site = make_site(tmp_path / "site", ROOT)
     import_posts(old, site / "content" / "posts")
     text = (site / "content" / "posts" / "a.md").read_text()
     assert "[one](#ji-qi-zi), [two](#ji-qi-zi), [three](#fundamental-matrix)" in text
     assert "[four](#mine) and [five](#nowhere)" in text
+    other = (site / "content" / "posts" / "b.md").read_text()
+    assert "[in A](../a/#fundamental-matrix)" in other
 
 
 def test_pelicans_include_code_and_video_tags(tmp_path: Path) -> None:

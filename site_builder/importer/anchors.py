@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from urllib.parse import unquote
 
 from site_builder.slug import slugify
@@ -43,14 +44,19 @@ def notebook_markdown(raw: str) -> str:
     )
 
 
+def ids_of(path: Path, text: str) -> set[str]:
+    """The ids of a written post (a notebook's from its Markdown cells)."""
+    return ids(notebook_markdown(text) if path.suffix == ".ipynb" else text)
+
+
+def fragment(value: str, known: set[str]) -> str:
+    """The id here of the heading ``value`` named on the old page, else ``value``."""
+    if unquote(value) in known:
+        return value
+    slug = slugify(unquote(value))
+    return slug if slug in known else value
+
+
 def rewrite(text: str, known: set[str]) -> str:
     """``text`` with each in-page link re-aimed at the heading it meant, where known."""
-
-    def one(match: re.Match[str]) -> str:
-        fragment = unquote(match.group(2))
-        if fragment in known:
-            return match.group(0)
-        slug = slugify(fragment)
-        return match.group(1) + slug if slug in known else match.group(0)
-
-    return IN_PAGE.sub(one, text)
+    return IN_PAGE.sub(lambda m: m.group(1) + fragment(m.group(2), known), text)

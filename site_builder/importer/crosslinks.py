@@ -59,13 +59,22 @@ def rewrite(base: Path, imported: list[tuple[Path, Imported]]) -> None:
     and its links to its own headings at their ids here (``anchors``)."""
     table = _table(imported)
     hosts = _hosts(base)
+    texts = {p.written: p.written.read_text(encoding="utf-8") for _, p in imported if p.written}
+    ids = {_key(p): anchors.ids_of(p.written, texts[p.written]) for _, p in imported if p.written}
     for _, post in imported:
         if post.written is None:
             continue
-        text = post.written.read_text(encoding="utf-8")
-        new = _rewritten(text, table, hosts, post)
+        text = texts[post.written]
+        new = _rewritten(text, table, hosts, post, ids)
         if new != text:
             post.written.write_text(new, encoding="utf-8")
+
+
+def _key(post: Imported) -> tuple[str, str]:
+    """A written post's kind and slug (its file's name, or its folder's)."""
+    assert post.written is not None
+    written = post.written
+    return post.kind, written.parent.name if written.stem == "index" else written.stem
 
 
 def _table(imported: list[tuple[Path, Imported]]) -> dict[str, tuple[str, str] | None]:
@@ -75,10 +84,9 @@ def _table(imported: list[tuple[Path, Imported]]) -> dict[str, tuple[str, str] |
     for source, post in imported:
         if post.written is None:
             continue
+        target = _key(post)
+        slugs[target[1]] = target
         written = post.written
-        slug = written.parent.name if written.stem == "index" else written.stem
-        target = (post.kind, slug)
-        slugs[slug] = target
         for name in _names(source, written):
             if name and table.get(name, target) != target:
                 table[name] = None
@@ -130,19 +138,21 @@ def _hosts(base: Path) -> set[str]:
 
 
 def _rewritten(
-    text: str, table: dict[str, tuple[str, str] | None], hosts: set[str], post: Imported
+    text: str,
+    table: dict[str, tuple[str, str] | None],
+    hosts: set[str],
+    post: Imported,
+    ids: dict[tuple[str, str], set[str]],
 ) -> str:
     assert post.written is not None
     here = post.written.parent
 
     def link(match: re.Match[str]) -> str:
         target = match.group(2)
-        new = _target(target, table, hosts, post.kind, here)
+        new = _target(target, table, hosts, post.kind, here, ids)
         return match.group(0) if new is None else match.group(1) + new
 
-    known = anchors.ids(
-        anchors.notebook_markdown(text) if post.written.suffix == ".ipynb" else text
-    )
+    known = ids[_key(post)]
 
     def both(part: str) -> str:
         return anchors.rewrite(_LINK.sub(link, part), known)
@@ -161,6 +171,7 @@ def _target(
     hosts: set[str],
     kind: str,
     here: Path,
+    ids: dict[tuple[str, str], set[str]],
 ) -> str | None:
     parts = urlsplit(target)
     if parts.scheme and parts.scheme not in ("http", "https"):
@@ -185,5 +196,5 @@ def _target(
         path = f"{'../' if kind == 'post' else ''}../{slug}/"
     else:
         path = f"../{slug}/" if kind == "post" else f"../posts/{slug}/"
-    fragment = f"#{parts.fragment}" if parts.fragment else ""
-    return path + fragment
+    fragment = anchors.fragment(parts.fragment, ids.get(found, set())) if parts.fragment else ""
+    return path + (f"#{fragment}" if fragment else "")
