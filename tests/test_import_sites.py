@@ -773,3 +773,25 @@ def test_an_image_under_the_sites_base_path_is_found(tmp_path: Path) -> None:
     assert (site / "content" / "posts" / "a" / "x.png").read_bytes() == b"png"
     missing = "image /nope/y.png not found: left out of the post"
     assert [n.message for n in report.notes] == [missing]
+
+
+def test_a_zola_themes_shortcodes_are_read_too(tmp_path: Path) -> None:
+    """``theme = "serene"``: its ``figure`` shortcode lives in ``themes/serene/templates/
+    shortcodes/``; only the site's own were read, and each figure was dropped and
+    reported. A caption argument is the figure's caption."""
+    old = tmp_path / "old"
+    (old / "templates").mkdir(parents=True)
+    (old / "themes/serene/templates/shortcodes").mkdir(parents=True)
+    (old / "content/blog").mkdir(parents=True)
+    (old / "config.toml").write_text('base_url = "https://x.org"\ntheme = "serene"\n')
+    (old / "themes/serene/templates/shortcodes/figure.html").write_text(
+        '<figure><img\n  src="{{ src }}"><figcaption>{{ caption }}</figcaption></figure>'
+    )
+    (old / "content/blog/a.md").write_text(
+        '+++\ntitle = "A"\ndate = 2025-01-01\n+++\n\n'
+        '{{ figure(src="https://x.org/a.png", alt="A", caption="The saddle") }}\n'
+    )
+    into = tmp_path / "site/content/posts"
+    report = import_posts(old, into)
+    assert [str(n) for n in report.notes] == []
+    assert "![The saddle](https://x.org/a.png)" in (into / "a.md").read_text()
