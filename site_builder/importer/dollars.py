@@ -141,6 +141,27 @@ SPACED_PLAIN = re.compile(
 _WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{3,}")
 
 
+def spaced_plain(text: Text, formula: Callable[[re.Match[str]], str]) -> None:
+    """Each :data:`SPACED_PLAIN` formula as ``formula`` writes it; one with prose stays."""
+    sub_openings(text, SPACED_PLAIN, lambda m: m.group(0) if prose(m.group(1)) else formula(m))
+
+
 def prose(body: str) -> bool:
     """Whether the text between two ``$`` holds a word (``$ each and $``): a price's text."""
     return _WORD.search(body) is not None
+
+
+# ``101$\\times$11``: a ``$`` before a digit closes no formula here (nor in Pandoc).
+DIGITS_BESIDE = re.compile(r"(?<![\w\\$.,])(\d*)\$(?![\s$])([^$\n\x0b]*?[^\s\\$])\$(\d*)(?![\d$])")
+
+
+def digits_inside(match: re.Match[str], text: str) -> str:
+    """``101$\\times$11`` as one formula; not when the first ``$`` closes a formula
+    (``$17\\times 28$`` then more text and a ``$``: an odd count of ``$`` before it)."""
+    if not (match.group(1) or match.group(3)):
+        return match.group(0)
+    at = match.start(2) - 1
+    before = text[text.rfind("\n\n", 0, at) + 1 : at]
+    if len(re.findall(r"(?<!\\)\$", before)) % 2:
+        return match.group(0)
+    return "$" + " ".join(g for g in match.group(1, 2, 3) if g) + "$"
