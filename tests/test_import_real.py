@@ -385,3 +385,130 @@ def test_backslash_parentheses_in_a_quarto_post_are_math_too(tmp_path: Path) -> 
         "p.qmd:6: \\(...\\) not math for Quarto (Pandoc's tex_math_single_backslash is off "
         "by default): brought across as math"
     ]
+
+
+def test_links_between_the_old_posts_point_at_their_new_pages(tmp_path: Path) -> None:
+    """Pelican's dated ``ARTICLE_URL``, a title's slug, ``Slug:`` and the site's own host:
+    each link to another post of the blog was broken once the posts moved to
+    ``posts/<slug>/``. A tag listing, code and other hosts' pages stay as they were."""
+    old = tmp_path / "old"
+    (old / "content").mkdir(parents=True)
+    (old / "pelicanconf.py").write_text("SITEURL = 'https://me.github.io'\n")
+    (old / "content" / "2012-08-18-anim.md").write_text(
+        "Title: Matplotlib Animation Tutorial\nDate: 2012-08-18\n\nAnimations.\n"
+    )
+    (old / "content" / "topics.md").write_text(
+        "Title: Topic models\nDate: 2013-01-01\nSlug: lda\n\nTopics.\n"
+    )
+    (old / "content" / "b.md").write_text(
+        "Title: B\nDate: 2014-01-01\n\n"
+        "See [the tutorial](/blog/2012/08/18/matplotlib-animation-tutorial/#setup),"
+        " [LDA](../lda/), [again](https://me.github.io/blog/matplotlib-animation-tutorial.html),"
+        " [tag](/tag/lda/) and [elsewhere](https://other.org/lda/).\n\n"
+        "```\n[code](/lda/)\n```\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    import_posts(old, site / "content" / "posts")
+    text = (site / "content" / "posts" / "b.md").read_text()
+    assert "[the tutorial](../anim/#setup)" in text
+    assert "[LDA](../lda/)" in text
+    assert "[again](../anim/)" in text
+    assert "[tag](/tag/lda/)" in text and "(https://other.org/lda/)" in text
+    assert "[code](/lda/)" in text
+
+
+def test_a_pelican_post_showing_a_notebook_becomes_that_notebook(tmp_path: Path) -> None:
+    """``{% notebook nb.ipynb cells[1:] %}`` (Pelican's liquid_tags): the post was the
+    notebook's cells, and came across empty. It is a notebook post now, its front matter
+    in a raw cell, its own text around the notebook's cells; a version 3 notebook too."""
+    import json
+
+    old = tmp_path / "old"
+    (old / "content" / "notebooks").mkdir(parents=True)
+    (old / "pelicanconf.py").write_text("")
+    cells = [
+        {"cell_type": "heading", "level": 1, "metadata": {}, "source": "Old title"},
+        {"cell_type": "markdown", "metadata": {}, "source": "The sum $\\sum_i x_i$."},
+        {
+            "cell_type": "code",
+            "collapsed": False,
+            "input": "print(1)",
+            "language": "python",
+            "metadata": {},
+            "outputs": [{"output_type": "stream", "stream": "stdout", "text": "1\n"}],
+            "prompt_number": 1,
+        },
+    ]
+    v3 = {"metadata": {"name": ""}, "nbformat": 3, "nbformat_minor": 0,
+          "worksheets": [{"cells": cells, "metadata": {}}]}  # fmt: skip
+    (old / "content" / "notebooks" / "nb.ipynb").write_text(json.dumps(v3))
+    (old / "content" / "post.md").write_text(
+        "Title: Sums\nDate: 2013-05-07\nTags: math\n\nBefore.\n\n"
+        "{% notebook nb.ipynb cells[1:] %}\n\nAfter.\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content" / "posts")
+    written = site / "content" / "posts" / "post" / "index.ipynb"
+    data = json.loads(written.read_text())
+    sources = ["".join(c["source"]) for c in data["cells"]]
+    assert sources[0].startswith("---\ntitle: Sums\n") and "date: '2013-05-07'" in sources[0]
+    assert sources[1:] == ["Before.", "The sum $\\sum_i x_i$.", "print(1)", "After."]
+    assert "".join(data["cells"][3]["outputs"][0]["text"]) == "1\n"
+    assert not [n for n in report.notes if "notebook" in n.message]
+
+
+def test_links_to_a_posts_own_headings_point_at_their_ids_here(tmp_path: Path) -> None:
+    """Hexo kept a Chinese heading's text as its id (``#机器字``, percent-encoded or not),
+    nbconvert its case (``#Fundamental-Matrix``); ids here are slugs, and the links
+    broke. A fragment no heading has, whose slug one has, is rewritten to it."""
+    old = tmp_path / "old"
+    (old / "_posts").mkdir(parents=True)
+    (old / "_posts" / "2022-01-01-a.md").write_text(
+        "---\ntitle: A\n---\n\n## 机器字\n\n## Fundamental Matrix\n\n## Kept {#mine}\n\n"
+        "See [one](#机器字), [two](#%E6%9C%BA%E5%99%A8%E5%AD%97), [three](#Fundamental-Matrix),"
+        " [four](#mine) and [five](#nowhere).\n"
+    )
+    (old / "_posts" / "2022-01-02-b.md").write_text(
+        "---\ntitle: B\n---\n\nAs [in A](/2022/01/01/a.html#Fundamental-Matrix).\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    import_posts(old, site / "content" / "posts")
+    text = (site / "content" / "posts" / "a.md").read_text()
+    assert "[one](#ji-qi-zi), [two](#ji-qi-zi), [three](#fundamental-matrix)" in text
+    assert "[four](#mine) and [five](#nowhere)" in text
+    other = (site / "content" / "posts" / "b.md").read_text()
+    assert "[in A](../a/#fundamental-matrix)" in other
+
+
+def test_pelicans_include_code_and_video_tags(tmp_path: Path) -> None:
+    """Pelican's liquid_tags (Octopress's heritage): ``{% include_code file.py lang:python
+    Title %}`` reads ``content/<CODE_DIR>/file.py`` (the file first, where Hexo puts it
+    last), ``{% video x.mp4 360 270 x.png %}`` is a video with its poster; both were
+    Liquid left as comments, the code and the video lost. A post that also shows a
+    notebook keeps the files its own text needs."""
+    old = tmp_path / "old"
+    for folder in ("content/downloads/code", "content/downloads/videos", "content/notebooks"):
+        (old / folder).mkdir(parents=True)
+    (old / "pelicanconf.py").write_text("CODE_DIR = 'downloads/code'\n")
+    (old / "content/downloads/code/anim.py").write_text("print('hi')\n")
+    (old / "content/downloads/videos/a.mp4").write_bytes(b"mp4")
+    (old / "content/downloads/videos/a.png").write_bytes(b"png")
+    (old / "content/notebooks/nb.ipynb").write_text(
+        '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}'
+    )
+    (old / "content/a.md").write_text(
+        "Title: A\nDate: 2013-01-01\n\n{% include_code anim.py lang:python Basic Animation %}\n\n"
+        "{% video /downloads/videos/a.mp4 360 270 /downloads/videos/a.png %}\n"
+    )
+    (old / "content/b.md").write_text(
+        "Title: B\nDate: 2013-01-02\n\n{% video /downloads/videos/a.mp4 %}\n\n"
+        "{% notebook nb.ipynb %}\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content" / "posts")
+    assert [str(n) for n in report.notes] == []
+    text = (site / "content/posts/a/index.md").read_text()
+    assert "```python filename=\"Basic Animation\"\nprint('hi')\n```" in text
+    video = 'src="downloads/videos/a.mp4" width="360" height="270"'
+    assert f'<video {video} poster="downloads/videos/a.png" controls></video>' in text
+    assert (site / "content/posts/b/downloads/videos/a.mp4").read_bytes() == b"mp4"

@@ -735,3 +735,63 @@ def test_a_body_of_many_comments_ends(tmp_path: Path) -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "None"
+
+
+def test_a_hexo_sites_files_are_found_under_its_source_folder(tmp_path: Path) -> None:
+    """Hexo serves ``source/uploads/x.png`` at ``/uploads/x.png``: each such image was
+    reported not found and left out of the post."""
+    old = tmp_path / "old"
+    (old / "source" / "_posts").mkdir(parents=True)
+    (old / "source" / "uploads").mkdir()
+    (old / "source" / "uploads" / "x.png").write_bytes(b"png")
+    (old / "_config.yml").write_text("title: Hexo\n")
+    (old / "source" / "_posts" / "a.md").write_text(
+        "---\ntitle: A\ndate: 2022-01-01\n---\n\n"
+        '![](/uploads/x.png)\n\n<img src="/uploads/x.png">\n'
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content" / "posts")
+    assert (site / "content" / "posts" / "a" / "x.png").read_bytes() == b"png"
+    assert not report.notes
+    text = (site / "content" / "posts" / "a" / "index.md").read_text()
+    assert "](x.png)" in text and 'src="x.png"' in text
+
+
+def test_an_image_under_the_sites_base_path_is_found(tmp_path: Path) -> None:
+    """A Hugo site served at ``https://me.github.io/blog`` links ``/blog/images/x.png``,
+    its ``static/images/x.png``: each such image was reported not found and left out."""
+    old = tmp_path / "old"
+    (old / "content" / "posts").mkdir(parents=True)
+    (old / "static" / "images").mkdir(parents=True)
+    (old / "static" / "images" / "x.png").write_bytes(b"png")
+    (old / "config.toml").write_text('baseURL = "https://me.github.io/blog"\n')
+    (old / "content" / "posts" / "a.md").write_text(
+        '+++\ntitle = "A"\ndate = 2023-01-01\n+++\n\n![](/blog/images/x.png)\n\n![](/nope/y.png)\n'
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    report = import_posts(old, site / "content" / "posts")
+    assert (site / "content" / "posts" / "a" / "x.png").read_bytes() == b"png"
+    missing = "image /nope/y.png not found: left out of the post"
+    assert [n.message for n in report.notes] == [missing]
+
+
+def test_a_zola_themes_shortcodes_are_read_too(tmp_path: Path) -> None:
+    """``theme = "serene"``: its ``figure`` shortcode lives in ``themes/serene/templates/
+    shortcodes/``; only the site's own were read, and each figure was dropped and
+    reported. A caption argument is the figure's caption."""
+    old = tmp_path / "old"
+    (old / "templates").mkdir(parents=True)
+    (old / "themes/serene/templates/shortcodes").mkdir(parents=True)
+    (old / "content/blog").mkdir(parents=True)
+    (old / "config.toml").write_text('base_url = "https://x.org"\ntheme = "serene"\n')
+    (old / "themes/serene/templates/shortcodes/figure.html").write_text(
+        '<figure><img\n  src="{{ src }}"><figcaption>{{ caption }}</figcaption></figure>'
+    )
+    (old / "content/blog/a.md").write_text(
+        '+++\ntitle = "A"\ndate = 2025-01-01\n+++\n\n'
+        '{{ figure(src="https://x.org/a.png", alt="A", caption="The saddle") }}\n'
+    )
+    into = tmp_path / "site/content/posts"
+    report = import_posts(old, into)
+    assert [str(n) for n in report.notes] == []
+    assert "![The saddle](https://x.org/a.png)" in (into / "a.md").read_text()

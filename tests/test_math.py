@@ -649,3 +649,15 @@ def test_fraktur_capital_i_is_not_a_double_struck_h() -> None:
         assert "\u2111" in out and "\u210d" not in out, (tex, out)
     assert "\u210d" in render_formula("\\mathbb{H}", False)[0]
     assert "\u2111" not in render_formula("\\mathfrak{\\mathcal{I}}", False)[0]  # inner font wins
+
+
+def test_a_post_macro_that_opens_what_another_closes_is_expanded_where_it_is_used() -> None:
+    """A post's own preamble ``\\newcommand{\\lv}{\\left[\\begin{matrix}}`` and ``\\rv`` =
+    ``\\end{matrix}\\right]`` (a Hexo post's, MathJax drew it): each body was rewritten
+    alone, and every formula that used them stopped the build."""
+    out = convert_md(
+        "$$\n\\newcommand{\\lv}{\\left[\\begin{matrix}}\n"
+        "\\newcommand{\\rv}{\\end{matrix}\\right]}\n$$\n\n"
+        "$$\nx = \\lv a & b \\rv\n$$\n\nand $y = \\lv c & d\\rv$.\n"
+    )
+    assert out.count("<mtd>") == 4

@@ -26,8 +26,10 @@ from site_builder.importer import (
     alfolio,
     bib,
     common,
+    crosslinks,
     deflists,
     divs,
+    embedded_notebooks,
     finding,
     formulas,
     frontmatter,
@@ -253,6 +255,7 @@ def _import_posts(source: Path, into: Path, fmt: str | None, site: Path | None) 
         site_vars["dollar_is_text"] = True  # its MathJax or KaTeX read no ``$...$``
     if fmt == "zola":  # its shortcodes' templates say what each use becomes
         site_vars = {"zola_shortcodes": zola.shortcode_kinds(base)}
+    written: list[tuple[Path, Imported]] = []  # for the links between them, once all are in
     for path in files:
         shown = path.relative_to(base.parent) if base.parent in path.parents else path
         roots_here = [r for r in roots if r.is_dir()]
@@ -265,6 +268,7 @@ def _import_posts(source: Path, into: Path, fmt: str | None, site: Path | None) 
             else:
                 options = (roots_here, passthrough, spellings, defaults, drafts, site_vars)
                 post = convert_post(path, shown, fmt, *options)
+                post = _with_notebook(post, path, shown, roots_here, base)
         except Exception as exc:  # a post the importer fails on: named, not a traceback
             why = f"the importer failed on it ({type(exc).__name__}: {exc}); please report this"
             post = Converted("", "", {}, PostNotes(shown), skipped=why)
@@ -288,12 +292,28 @@ def _import_posts(source: Path, into: Path, fmt: str | None, site: Path | None) 
                     failed = 0
                 imported = replace(imported, notes=tuple(post.notes.notes), failed=failed)
             report.posts.append(imported)
+            written.append((path, imported))
         except OSError as exc:
             why = f"cannot write it into {folders[post.kind]}: {exc.strerror or exc}"
             report.posts.append(Imported(shown, None, tuple(post.notes.notes), skipped=why))
+    crosslinks.rewrite(base, written)
     if site is not None and any(p.failed for p in report.posts):
         siteyaml.show_errors(site / "site.yaml", report)
     return report
+
+
+def _with_notebook(
+    post: Converted, path: Path, shown: Path, roots: list[Path], base: Path
+) -> Converted:
+    """Pelican's ``{% notebook x.ipynb %}`` post: a notebook post (``embedded_notebooks``)."""
+    found = None if post.skipped else embedded_notebooks.find(post.text, path, roots, base)
+    if found is None or post.kind != "post":
+        return post
+    made = embedded_notebooks.convert(post.text, found, post.slug, shown, roots)
+    kept = [n for n in post.notes.notes if "{% notebook" not in n.message]
+    made.notes.notes[:0] = kept
+    made = made._replace(files={**post.files, **made.files})  # the text's own, around it
+    return Converted(*made, suffix=".ipynb")
 
 
 def _shown(path: Path, site: Path | None) -> Path:

@@ -57,6 +57,11 @@ class Assets:
         candidates = [root / rooted for root in self.site_roots]
         if not path.startswith("/"):
             candidates.insert(0, self.post_dir / path)
+        # ``/blog/images/x.png`` on a site served under ``/blog/`` (Hugo's ``baseURL``,
+        # Jekyll's ``baseurl``, Pelican's ``SITEURL``): the file is ``images/x.png``.
+        head, _, rest = rooted.partition("/")
+        if path.startswith("/") and head and "/" in rest:
+            candidates += [root / rest for root in self.site_roots]
         for candidate in candidates:
             if candidate.is_file():
                 return candidate

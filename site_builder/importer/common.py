@@ -36,7 +36,8 @@ MD_LINK = re.compile(
     r"(?<!!)\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^)\s>]+)>?(\s+\"[^\"]*\")?\s*\)"
 )
 HTML_REF = re.compile(r"""(?i)\b(src|href|poster|data)\s*=\s*(["'])(.*?)\2""")
-CITATION = re.compile(r"\[((?:-?@[\w:./+-]+(?:,[^;\]]*)?;?\s*)+)\]")
+# Not ``[@handle](https://x.com/handle)``: a link, whose text only starts with an ``@``.
+CITATION = re.compile(r"\[((?:-?@[\w:./+-]+(?:,[^;\]]*)?;?\s*)+)\](?![(\[])")
 CITE_KEY = re.compile(r"-?@([\w:./+-]*[\w])")
 # Quarto's cross-reference prefixes that the build numbers (``crossrefs.KINDS``: figures,
 # equations, tables, theorem-like blocks, exercises...) and sections.

@@ -18,6 +18,7 @@ kramdown or Goldmark would not eat it. The browser decoded it, MathJax found ``\
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from site_builder.importer.report import PostNotes
 from site_builder.importer.text import Text
@@ -104,3 +105,63 @@ def singles_as_text(text: Text, notes: PostNotes) -> None:
         why = "dollar sign(s) kept as text: the old site's math configuration reads no $...$"
         notes.add(text.line(found[0]), f"{len(found)} {why}")
     text.splice([(at, at + 1, "\\$") for at in found])
+
+
+_SINGLE = re.compile(r"(?<![\\$])\$(?!\$)")
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+
+
+def sub_openings(
+    text: Text, pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str]
+) -> None:
+    """``text.sub`` for a pattern whose match starts at a formula's opening ``$``: a match
+    whose ``$`` closes a formula opened before it in its paragraph (an odd count of ``$``
+    before it, as MathJax pairs them from the left) is passed over, and the search goes on
+    from the next character. ``$ p_i $: label,  $ q $``: the ``$`` after ``p_i`` opened
+    ``$: label,  $`` here, and the spaces between the formulas were lost."""
+    edits: list[tuple[int, int, str]] = []
+    body, at = text.text, 0
+    while (match := pattern.search(body, at)) is not None:
+        start = max((m.end() for m in _PARAGRAPH_BREAK.finditer(body, 0, match.start())), default=0)
+        if len(_SINGLE.findall(body, start, match.start())) % 2:
+            at = match.start() + 1
+            continue
+        edits.append((match.start(), match.end(), replace(match)))
+        at = max(match.end(), match.start() + 1)
+    text.splice(edits)
+
+
+# MathJax's ``$ (x', y') $``, ``| $ x $ |``: spaces inside both ``$``, none of the marks
+# (``\\``, ``^``, ``_``, ``{``) that tell a formula from prices, which ``markup`` waits for.
+# A formula still: short, on one line, not opening with a digit (``$ 5 and $``), and
+# with no word of prose in it (:func:`prose`).
+SPACED_PLAIN = re.compile(
+    r"(?<![\\$\w])\$[ \t]+([^\s$\d\x00\x0b][^$\n\x00\x0b]{0,58}?)[ \t]+\$(?![\w$])"
+)
+_WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{3,}")
+
+
+def spaced_plain(text: Text, formula: Callable[[re.Match[str]], str]) -> None:
+    """Each :data:`SPACED_PLAIN` formula as ``formula`` writes it; one with prose stays."""
+    sub_openings(text, SPACED_PLAIN, lambda m: m.group(0) if prose(m.group(1)) else formula(m))
+
+
+def prose(body: str) -> bool:
+    """Whether the text between two ``$`` holds a word (``$ each and $``): a price's text."""
+    return _WORD.search(body) is not None
+
+
+# ``101$\\times$11``: a ``$`` before a digit closes no formula here (nor in Pandoc).
+DIGITS_BESIDE = re.compile(r"(?<![\w\\$.,])(\d*)\$(?![\s$])([^$\n\x0b]*?[^\s\\$])\$(\d*)(?![\d$])")
+
+
+def digits_inside(match: re.Match[str], text: str) -> str:
+    """``101$\\times$11`` as one formula; not when the first ``$`` closes a formula
+    (``$17\\times 28$`` then more text and a ``$``: an odd count of ``$`` before it)."""
+    if not (match.group(1) or match.group(3)):
+        return match.group(0)
+    at = match.start(2) - 1
+    before = text[text.rfind("\n\n", 0, at) + 1 : at]
+    if len(re.findall(r"(?<!\\)\$", before)) % 2:
+        return match.group(0)
+    return "$" + " ".join(g for g in match.group(1, 2, 3) if g) + "$"

@@ -98,7 +98,8 @@ def find_posts(source: Path, fmt: str) -> tuple[list[Path], list[Path]]:
         ]
         if posts.is_dir():  # a post written in HTML, with front matter (``html_posts``)
             files += [p for p in _walk(posts, (".html", ".htm")) if _has_front_matter(p)]
-        return sorted(files), [source, *_pelican_content(source)]
+        hexo = [source / "source"] if folders == [source / "source"] else []  # its site root
+        return sorted(files), [source, *hexo, *_pelican_content(source)]
     if fmt in ("hugo", "zola"):
         content = source / "content" if (source / "content").is_dir() else source
         pages = [p for p in _walk(content, MARKDOWN + R_MARKDOWN) if p.stem != "_index"]

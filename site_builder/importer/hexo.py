@@ -3,7 +3,10 @@
 - ``{% codeblock [title] [lang:x] %}...{% endcodeblock %}`` is a fenced code block,
   its title the block's ``filename``;
 - ``{% include_code [title] [lang:x] path %}`` is the file Hexo inlined from
-  ``source/downloads/code/`` (its ``code_dir``), as a fenced block;
+  ``source/downloads/code/`` (its ``code_dir``), as a fenced block; Pelican's
+  liquid_tags read it from its ``CODE_DIR`` under ``content/`` (``code``);
+- Octopress's and Pelican's ``{% video url [width height] [poster] %}`` is a
+  ``<video>``, its file and poster copied as an image's are;
 - ``{% asset_img name [title] %}`` is an image in the post's asset folder
   (``source/_posts/<post>/name``);
 - NexT's ``{% note info [title] %}...{% endnote %}`` is a callout, ``{% blockquote
@@ -39,6 +42,8 @@ QUOTE = re.compile(
 POST_LINK = re.compile(r"\{%-?\s*post_link\s+([^%]*?)-?%\}")
 LINK = re.compile(r"\{%-?\s*link\s+([^%]*?)-?%\}")
 VIDEO = re.compile(r"\{%-?\s*(youtube|vimeo|iframe)\s+([^\s%]+)[^%]*-?%\}")
+FILE_VIDEO = re.compile(r"\{%-?\s*video\s+(\S+\.(?:mp4|webm|ogv|ogg|mov))\b([^%]*?)-?%\}")
+_CODE_DIR = re.compile(r"""(?m)^CODE_DIR\s*=\s*['"]([^'"]+)['"]""")
 _NOTE_KINDS = {"success": "tip", "warning": "warning", "danger": "caution"}  # the rest: notes
 _VIDEO_URL = {"youtube": "https://www.youtube.com/watch?v={}", "vimeo": "https://vimeo.com/{}"}
 
@@ -69,14 +74,24 @@ def convert(text: Text, notes: PostNotes, post: Path, root: Path) -> None:
         paths = [w for w in words if ":" not in w]
         if not paths:
             return match.group(0)
-        found = root / "source" / "downloads" / "code" / paths[-1]
-        if not found.is_file():
-            notes.add(line, f"include_code {paths[-1]}: no such file in source/downloads/code")
+        # Hexo's path is its last word, Pelican's its first: the one that names a file.
+        found = next(
+            (
+                (p, d / p)
+                for p in (paths[-1], paths[0])
+                for d in _code_dirs(root)
+                if (d / p).is_file()
+            ),
+            None,
+        )
+        if found is None:
+            where = " or ".join(str(d.relative_to(root)) for d in _code_dirs(root))
+            notes.add(line, f"include_code {paths[-1]}: no such file in {where}")
             return match.group(0)
-        body = found.read_text(encoding="utf-8", errors="replace").rstrip("\n")
-        words.remove(paths[-1])
+        body = found[1].read_text(encoding="utf-8", errors="replace").rstrip("\n")
+        words.remove(found[0])
         if not any(w.startswith("lang:") for w in words):
-            words.append(f"lang:{found.suffix[1:]}")
+            words.append(f"lang:{found[1].suffix[1:]}")
         return text.hide(_fence(body, words))
 
     def asset_img(match: Match[str], _line: int) -> str:
@@ -125,11 +140,31 @@ def convert(text: Text, notes: PostNotes, post: Path, root: Path) -> None:
         notes.add(line, f"{name} video embedded as a link")
         return f"<{_VIDEO_URL.get(name, '{}').format(ident)}>"
 
+    def file_video(match: Match[str], _line: int) -> str:
+        words = _words(match.group(2))
+        size = "".join(
+            f' {k}="{v}"' for k, v in zip(("width", "height"), words, strict=False) if v.isdigit()
+        )
+        poster = next((f' poster="{w}"' for w in words if not w.isdigit()), "")
+        return f'<video src="{match.group(1)}"{size}{poster} controls></video>'
+
     text.sub(NOTE, note)
     text.sub(QUOTE, quote)
     text.sub(POST_LINK, post_link)
     text.sub(LINK, link)
     text.sub(VIDEO, video)
+    text.sub(FILE_VIDEO, file_video)
     text.sub(CODEBLOCK, codeblock)
     text.sub(INCLUDE_CODE, include_code)
     text.sub(ASSET_IMG, asset_img)
+
+
+def _code_dirs(root: Path) -> list[Path]:
+    """Where ``include_code`` read files: Hexo's ``code_dir``, Pelican's ``CODE_DIR``."""
+    pelican = root / "pelicanconf.py"
+    text = pelican.read_text(encoding="utf-8", errors="replace") if pelican.is_file() else ""
+    named = _CODE_DIR.search(text)
+    return [
+        root / "source" / "downloads" / "code",
+        root / "content" / (named.group(1) if named else "code"),
+    ]

@@ -206,10 +206,14 @@ def _caption(caption: str) -> str:
 
 
 def _post_link(target: str) -> str:
+    """``{{< relref "posts/x.md#part" >}}``: the post's page here, the heading's fragment
+    kept (slugified with the post's name, the link went to ``../xpart/``)."""
+    target, _, fragment = target.partition("#")
     name = target.rstrip("/").rsplit("/", 1)[-1].removesuffix(".md")
     if name in ("index", "_index"):
         name = target.rstrip("/").rsplit("/", 2)[-2]
-    return f"../{slugify(name)}/"
+    page = f"../{slugify(name)}/" if name else ""  # ``relref "#part"``: this page
+    return page + (f"#{fragment}" if fragment else "")
 
 
 def passed_delimiters(source: Path) -> frozenset[str]:

@@ -154,6 +154,7 @@ def convert(text: Text, ctx: PostContext) -> None:
     boxes(text)
     unwrap_layout(text)
     kramdown.html_display(text)
+    kramdown.escaped_inline(text)
     kramdown.empty_math(text)
     markup.mask_text_dollars(text, kramdown=True)  # ``$\\text{the $i$th}$``: one formula
     for single in (markup.SINGLE_DOLLAR, markup.SPACED_DOLLAR):  # before $$x$$ becomes $x$

@@ -56,6 +56,17 @@ def html_display(text: Text) -> None:
     text.sub(HTML_DISPLAY, lambda m, _l: f"\n{m.group(1)}{m.group(2)}\n")
 
 
+# kramdown's inline math at a paragraph's start: ``\\$$ x $$`` (its docs: escape the first
+# dollar, else ``$$`` there opens a display block), ``\\$\\$ x $$`` in Chirpy's template.
+ESCAPED_INLINE = re.compile(r"(?<!\\)\\\$\\?\$(?!\$)([^$\n]+?)(?<![\\$])\$\$(?!\$)")
+
+
+def escaped_inline(text: Text) -> None:
+    """``\\$$ x $$``: the formula kramdown read, before the ``\\$`` is read as a dollar sign
+    (its ``$`` then paired with the next formula's, and the lines between became math)."""
+    text.sub(ESCAPED_INLINE, lambda m, _l: f"$${m.group(1)}$$")
+
+
 # ``$$$$``: an empty formula, which MathJax set as nothing. Pandoc export leaves one on each
 # side of a ``\begin{equation}``, which MathJax found and set by itself.
 EMPTY_MATH = re.compile(r"(?<![\\$])\$\$\$\$(?!\$)")

@@ -241,25 +241,12 @@ _ROW = r"[ \t>]*\|[^\n]*\|[ \t]*"
 TABLE = re.compile(rf"(?m)^(?:{_ROW}\n)*[ \t>]*\|[ \t:|-]*-[ \t:|-]*\|[ \t]*(?:\n{_ROW}(?=\n|\Z))*")
 
 
-DIGITS_BESIDE = re.compile(r"(?<![\w\\$.,])(\d*)\$(?![\s$])([^$\n\x0b]*?[^\s\\$])\$(\d*)(?![\d$])")
 # WordPress's ``$\displaystyle \begin{aligned} ... \\ ... \end{aligned}$``, a paragraph
 # of its own: a display formula (inline, its lines would be stacked in the text).
 ALONE_INLINE = re.compile(
     r"(?:\A|(?<=\n\n))[ \t]*\$(?![\s$])((?:[^$\n\\]|\\.|\n(?![ \t]*\n))+?)\$[ \t]*"
     r"(?=\n[ \t]*\n|\n?\Z)"
 )
-
-
-def _digits_inside(match: Match[str], text: str) -> str:
-    """``101$\\times$11`` as one formula; not when the first ``$`` closes a formula
-    (``$17\\times 28$`` then more text and a ``$``: an odd count of ``$`` before it)."""
-    if not (match.group(1) or match.group(3)):
-        return match.group(0)
-    at = match.start(2) - 1
-    before = text[text.rfind("\n\n", 0, at) + 1 : at]
-    if len(re.findall(r"(?<!\\)\$", before)) % 2:
-        return match.group(0)
-    return "$" + " ".join(g for g in match.group(1, 2, 3) if g) + "$"
 
 
 def _alone(match: Match[str]) -> str:
@@ -312,13 +299,14 @@ def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
         text.sub(LINE_SPANNING, lambda m, _l: text.hide("$" + m.group(1).strip() + "$"))
         # ``($\\beta_c / 2 $), at ($\\beta$``: before the pairing, or the spaced formula's
         # closing ``$`` would open a formula reaching into the next one.
-        text.sub(SPACE_BEFORE_CLOSE, lambda m, _l: text.hide(_inline(m)))
+        dollars.sub_openings(text, SPACE_BEFORE_CLOSE, lambda m: text.hide(_inline(m)))
+        dollars.spaced_plain(text, lambda m: text.hide(_inline(m)))  # ``$ (x', y') $``
     # A table's cells are apart (MathJax saw each alone): no formula spans a ``|``.
     text.sub(TABLE, lambda m, _l: re.sub(r"(?<!\\)\|", "\x0b", m.group(0)))
     text.sub(ALONE_INLINE, lambda m, _l: _alone(m))
     text.mask(DISPLAY_BLOCK, _display_block)
     # ``101$\\times$11``: a ``$`` before a digit closes no formula here (nor in Pandoc).
-    text.sub(DIGITS_BESIDE, lambda m, _l: _digits_inside(m, text.text))
+    text.sub(dollars.DIGITS_BESIDE, lambda m, _l: dollars.digits_inside(m, text.text))
     text.mask(SINGLE_DOLLAR, _inline)
 
     # MathJax typesets a bare environment as display math even inside a paragraph ("the
@@ -334,8 +322,8 @@ def mask_math(text: Text, notes: PostNotes, mathjax: bool) -> None:
     _fix_display_lines(text)
     text.mask(DISPLAY_BLOCK, _display_block)
     if mathjax:
-        text.sub(SPACED_DOLLAR, lambda m, _l: text.hide(_inline(m)))
-        text.sub(SPACE_BEFORE_CLOSE, lambda m, _l: text.hide(_inline(m)))
+        dollars.sub_openings(text, SPACED_DOLLAR, lambda m: text.hide(_inline(m)))
+        dollars.sub_openings(text, SPACE_BEFORE_CLOSE, lambda m: text.hide(_inline(m)))
 
     def lone(match: Match[str], line: int) -> str:
         if text.text.rfind("<", 0, match.start()) > text.text.rfind(">", 0, match.start()):

@@ -75,7 +75,8 @@ def convert(text: Text, ctx: PostContext) -> None:
             ctx.front["toc"] = True
             return ""
         if kinds.get(name) == "image" and args.get("src"):
-            return f"![{_bracket_safe(args.get('alt', ''))}]({args['src']})"
+            caption = args.get("caption") or args.get("alt", "")  # a figure's caption
+            return f"![{_bracket_safe(caption)}]({args['src']})"
         ctx.notes.add(line, f"Zola shortcode {name} not converted: {match.group(0)[:60]}")
         return ""
 
@@ -107,14 +108,18 @@ def convert(text: Text, ctx: PostContext) -> None:
 
 
 def shortcode_kinds(source: Path) -> dict[str, str]:
-    """What each of the site's shortcodes makes, by name: read once an import."""
-    folder = source / "templates" / "shortcodes"
-    if not folder.is_dir():
-        return {}
-    return {
-        path.stem: kind_of(path.read_text(encoding="utf-8", errors="replace"))
-        for path in sorted(folder.glob("*.html"))
-    }
+    """What each of the site's shortcodes makes, by name: read once an import. Its theme's
+    (``theme = "serene"``: ``themes/serene/templates/shortcodes/``) first, which the
+    site's own of the same name replace, as in Zola."""
+    config = source / "config.toml"
+    text = config.read_text(encoding="utf-8", errors="replace") if config.is_file() else ""
+    theme = re.search(r"""(?m)^\s*theme\s*=\s*["']([^"'/]+)["']""", text)
+    folders = [source / "themes" / theme.group(1)] if theme else []
+    kinds: dict[str, str] = {}
+    for folder in [*folders, source]:
+        for path in sorted((folder / "templates" / "shortcodes").glob("*.html")):
+            kinds[path.stem] = kind_of(path.read_text(encoding="utf-8", errors="replace"))
+    return kinds
 
 
 def _arguments(raw: str) -> dict[str, str]:

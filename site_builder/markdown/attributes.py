@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import re
 
-_ATTR = re.compile(r"""\s*(?:#([\w-]+)|\.([\w-]+)|([\w-]+)=(?:"([^"]*)"|'([^']*)'|([^\s"'}]+)))""")
+# A quoted value may escape its quote as Pandoc reads it: ``title="The \\"FM\\" case"``.
+_ATTR = re.compile(
+    r"""\s*(?:#([\w-]+)|\.([\w-]+)|([\w-]+)=(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|([^\s"'}]+)))"""
+)
+_ESCAPED = re.compile(r"\\([!-/:-@[-`{-~])")  # a backslash before ASCII punctuation
 
 Attributes = tuple[str | None, list[str], dict[str, str]]
 
@@ -34,7 +38,8 @@ def parse_attributes(params: str) -> Attributes | None:
         elif cls:
             classes.append(cls)
         elif key:
-            attrs[key] = next(g for g in match.group(4, 5, 6) if g is not None)
+            quoted = match.group(4) if match.group(4) is not None else match.group(5)
+            attrs[key] = _ESCAPED.sub(r"\1", quoted) if quoted is not None else match.group(6)
         pos += len(text[pos:]) - len(text[pos:].lstrip())
     return ident, classes, attrs
 

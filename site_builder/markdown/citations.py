@@ -33,8 +33,10 @@ from site_builder.bibliography import Entry
 from site_builder.markdown.crossrefs import is_crossref, text_token
 from site_builder.markdown.state import extension_state, inline_lines, needs, report
 
-# Pandoc's citation keys: a letter, digit or _ first, then internal punctuation.
-_KEY = r"[\w][\w:.#$%&+?<>~/-]*?"
+# Pandoc's citation keys: a letter, digit or _ first, then internal punctuation, which
+# Pandoc takes only before a letter or digit: ``<a>@handle</a>`` is ``@handle``, its
+# ``</a>`` the HTML it was (taken into the key, it showed as text).
+_KEY = r"[\w](?:\w|[:.#$%&+?<>~/-](?=\w))*?"
 _KEY_END = r"(?=[.:;,?!)\]\s]*(?:[\s,;\])]|$))"
 _ITEM = re.compile(
     rf"^(?P<prefix>(?:.*[\s(])?)(?P<suppress>-?)@(?P<key>{_KEY}){_KEY_END}(?P<suffix>.*)$", re.S

@@ -92,6 +92,9 @@ def _assign_ids(state: StateCore) -> None:
     """Ids in document order. Each text's counter resumes where it stopped, so 10,000
     equal headings cost 10,000 steps, not 50 million (the search restarted at ``-1``)."""
     used = set(RESERVED_IDS)
+    children = (c for t in state.tokens if t.type == "inline" for c in t.children or ())
+    if not any(c.type == "cite" for c in children):  # no References list on this page:
+        used.discard("references")  # the author's ``## References`` is ``#references``
     counters: dict[str, int] = {}
     found = extension_state(state.env, "headings", HeadingState).found
     tokens = state.tokens

@@ -73,7 +73,10 @@ class Formula:
             expanded = Source(body)
             if not name.startswith((BROKEN, HERE)):  # those expanded here: at the use
                 _expand_here(expanded, self.macros)
-                expanded.text = _with_colours(expanded.text, self._colours)
+                if _halves(expanded.text):  # ``\\lv`` = ``\\left[\\begin{matrix}``
+                    name, expanded.text = as_here(name, expanded.text)
+                else:
+                    expanded.text = _with_colours(expanded.text, self._colours)
             self.macros = merged(self.macros, ((name, expanded.text),))
         self.warnings += taken.warnings
         return taken.errors
@@ -167,16 +170,21 @@ def _rewritten(name: str, body: str) -> tuple[str, str]:
     """A body rewritten alone; one that is no formula alone (``\\left[\\begin{array}``,
     whose column spec follows at the use, as MathJax allows) is expanded where it is
     used, and the formula rewritten whole."""
-    halves = (body.count("\\begin{") != body.count("\\end{")) or (
-        len(re.findall(r"\\left(?![a-zA-Z])", body))
-        != len(re.findall(r"\\right(?![a-zA-Z])", body))
-    )
-    if halves:  # ``\\endbmatrix``: ``\\end{array}\\right]`` closes what another opened
+    if _halves(body):  # ``\\endbmatrix``: ``\\end{array}\\right]`` closes what another opened
         return as_here(name, body)
     try:
         return name, _with_colours(body, {})
     except MathError:
         return as_here(name, body)
+
+
+def _halves(body: str) -> bool:
+    """Whether a body opens what it does not close, or closes what it did not open (an
+    environment, a ``\\left``): only the formula that uses it, expanded, is whole."""
+    return (body.count("\\begin{") != body.count("\\end{")) or (
+        len(re.findall(r"\\left(?![a-zA-Z])", body))
+        != len(re.findall(r"\\right(?![a-zA-Z])", body))
+    )
 
 
 def _with_colours(body: str, colours: dict[str, str]) -> str:
