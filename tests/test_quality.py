@@ -104,10 +104,10 @@ def open_page(
 
 
 def _counts(request: Any, requests: set[Any]) -> bool:
-    """Whether a failed request is this URL's error. Chromium asks for the favicon after the
-    load and cancels it (``net::ERR_ABORTED``) when the next navigation starts; its request
-    event can arrive after this URL's listeners are on (a run on a busy machine failed on it). A favicon
-    that is missing is a 404 response, which ``test_no_console_errors_and_a_favicon`` sees."""
+    """Whether a failed request is this URL's error. Chromium asks for the favicon after
+    the load and cancels it (``net::ERR_ABORTED``) when the next navigation starts; its
+    request event can arrive after this URL's listeners are on (a busy machine's run failed
+    on it). A missing favicon is a 404, which ``test_no_console_errors_and_a_favicon`` sees."""
     aborted = request.failure == "net::ERR_ABORTED" and request.url.endswith("/favicon.svg")
     return request in requests and not aborted
 
