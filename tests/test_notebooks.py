@@ -71,6 +71,31 @@ def test_fastpages_front_matter_cell_is_read_and_not_shown() -> None:
     assert "Hello fastpages" not in render_notebook(spec, "content/posts/2020-02-20-hello.ipynb")
 
 
+def test_a_first_heading_is_the_title_when_nothing_else_names_one() -> None:
+    """Jupyter Book's rule: a plain notebook's ``# Heading`` titles it; the line is not
+    shown twice, the rest of its cell is, and a bad line further on keeps its number."""
+    cell = "\n# Attention by hand #\nIt starts here, $x$.\n\n[bad](@nokey)"
+    spec = {"cells": [{"markdown": cell}, {"code": "1"}]}
+    rel = "content/posts/2024-01-02-attention.ipynb"
+    source = load(spec, rel)
+    assert source.front["title"] == "Attention by hand"  # type: ignore[attr-defined]
+    page = render_notebook(spec, rel)
+    assert "Attention by hand" not in page and "It starts here" in page
+    line = source.text.split("\n").index("[bad](@nokey)") + 1  # type: ignore[attr-defined]
+    assert source.where(line) == "cell 1, line 5"  # type: ignore[attr-defined]
+
+
+def test_a_heading_after_prose_or_a_titled_front_matter_is_not_the_title() -> None:
+    prose = {"cells": [{"markdown": "Intro first.\n\n# Later"}]}
+    assert render_notebook(prose, "content/posts/2024-01-02-x.ipynb") == (
+        "ERROR content/posts/2024-01-02-x.ipynb: front matter is missing 'title'\n"
+    )
+    titled = {"cells": [{"raw": "---\ntitle: Own\n---"}, {"markdown": "# Section"}]}
+    assert load(titled).front["title"] == "Own"  # type: ignore[attr-defined]
+    untitled = {"cells": [{"raw": "---\ndate: 2024-01-02\n---"}, {"markdown": "# From it"}]}
+    assert load(untitled).front["title"] == "From it"  # type: ignore[attr-defined]
+
+
 def test_date_and_slug_from_a_dated_folder() -> None:
     spec = {"cells": [{"raw": "---\ntitle: T\n---"}, {"markdown": "x"}]}
     source = load(spec, "content/posts/2021-03-04-my-post/index.ipynb")

@@ -183,12 +183,14 @@ def report_code_error(env: dict[str, Any], token: Token, what: str, exc: FigureE
 def _prepare_group(
     env: dict[str, Any], tokens: list[Token], idx: int, ident: str, classes: list[str], known: str
 ) -> None:
-    """A figure made of the images in the block (see ``image_figures``), captioned by its
-    last paragraph. The meta dict is shared with that caption, so update it in place."""
+    """A figure made of the images in the block (see ``image_figures``), or of its HTML (an
+    embedded video, a notebook's Plotly or Altair output), captioned by its last paragraph.
+    The meta dict is shared with that caption, so update it in place."""
     token = tokens[idx]
     close = next(i for i in range(idx + 1, len(tokens)) if tokens[i].level == token.level)
     panels = sum(
-        t.type == "image_figure_open" and t.level == token.level + 1 for t in tokens[idx:close]
+        t.type in ("image_figure_open", "html_block") and t.level == token.level + 1
+        for t in tokens[idx:close]
     )
     if not panels:
         hint = f" (known: {known})" if known else ""

@@ -152,7 +152,12 @@ def notebook_source(
             else execute_notebook(notebook, rel, cwd, timeout=_timeout(front.raw, timeout))
         )
     doc = build_document(
-        notebook, rel, kernel_language(notebook), document_defaults(front.raw), front.consumed
+        notebook,
+        rel,
+        kernel_language(notebook),
+        document_defaults(front.raw),
+        front.consumed,
+        front.heading,
     )
     head, head_origins = _yaml_block(front)
     return NotebookSource(

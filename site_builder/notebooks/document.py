@@ -7,8 +7,9 @@ kernel's language, inside ``<div class="nb-cell">`` with its outputs in
 ``<div class="nb-outputs">``. Those wrappers and every HTML output are
 ``{=prerendered}`` fences (``markdown.prerendered``) whose HTML travels beside
 the text, so outputs reach the page on a site with ``raw_html: false`` too.
-A cell labelled ``fig-...`` with a ``fig-cap`` makes its image outputs a numbered
-figure in Markdown (``![caption](nb-....png){#fig-x}``), which ``@fig-x`` finds.
+A cell labelled ``fig-...`` with a ``fig-cap`` makes its image outputs a numbered figure
+in Markdown (``![caption](nb-....png){#fig-x}``), which ``@fig-x`` finds; with no image,
+its HTML outputs (Plotly, Altair) are the figure, in a ``::: {#fig-x}`` block.
 """
 
 from __future__ import annotations
@@ -66,15 +67,22 @@ class Document:
 
 
 def build_document(
-    notebook: Any, rel: Path | str, language: str, defaults: CellOptions, skip: int | None
+    notebook: Any,
+    rel: Path | str,
+    language: str,
+    defaults: CellOptions,
+    skip: int | None,
+    title: tuple[int, int] | None = None,
 ) -> Document:
+    """``skip``: the cell that held the front matter; ``title``: the (cell, line) of a
+    heading the front matter took as the title (``frontmatter._heading_title``)."""
     doc = Document(rel)
     for index, cell in enumerate(notebook.cells):
         if index == skip:
             continue
         kind = cell.get("cell_type")
         if kind == "markdown":
-            _markdown_cell(doc, index, cell)
+            _markdown_cell(doc, index, cell, title[1] if title and title[0] == index else None)
         elif kind == "code":
             _code_cell(doc, index, cell, language, defaults)
         elif kind == "raw":
@@ -95,8 +103,13 @@ def _raw_cell(doc: Document, index: int, cell: Any) -> None:
         doc.html(f'<div class="nb-html">\n{cleaned}\n</div>', index)
 
 
-def _markdown_cell(doc: Document, index: int, cell: Any) -> None:
+def _markdown_cell(doc: Document, index: int, cell: Any, title: int | None = None) -> None:
+    """``title``: the line of the heading that became the title, left out (as a blank line,
+    so that later lines keep their numbers in messages)."""
     source = text_of(cell.get("source"))
+    if title is not None:
+        lines = source.split("\n")
+        source = "\n".join(["" if i == title else line for i, line in enumerate(lines)])
     if not source.strip():
         return
     try:
@@ -163,7 +176,10 @@ def _place_outputs(doc: Document, index: int, pieces: list[Piece], options: Cell
     images = [p.image for p in pieces if p.image is not None]
     labelled = options.label and options.label.startswith("fig-") and options.caption
     figure = options.label if labelled else None  # Quarto, too, needs a caption for one
-    grouped = figure is not None and len(images) > 1
+    # Several images, or a figure drawn as HTML (Plotly, Altair, Bokeh): one numbered figure
+    # around the outputs, its caption below, as Quarto makes any labelled cell's output.
+    drawn = any(p.kind in ("html", "markdown") and not p.stream for p in pieces)
+    grouped = figure is not None and (len(images) > 1 or (drawn and not images))
     if grouped:
         doc.add(f"::: {{#{figure}}}", index)
     for piece in pieces:

@@ -8,6 +8,10 @@ In order:
 3. a first Markdown cell made of ``# Title``, an optional ``> summary`` line and
    a ``- key: value`` list (fastpages). That cell is not shown.
 
+With no title in any of them, a notebook that opens with a ``# Heading`` (after its
+front matter, if any) takes it as the title, as Jupyter Book does; the heading line
+is then not shown, the rest of its cell is.
+
 The result is the same YAML mapping a ``.md`` post holds, so the same checks
 (``frontmatter.parse_post``) apply to both: Quarto's and fastpages' spellings are
 mapped first (``categories`` are tags, an author list is one line of names,
@@ -33,6 +37,7 @@ from site_builder.yamlload import loads
 
 DATED_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})-(.+)$")
 _US_DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
+_HEADING = re.compile(r"^ {0,3}#[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")  # ATX level 1
 _FASTPAGES_ITEM = re.compile(r"^\s*-\s+([A-Za-z_][\w-]*)\s*:\s?(.*)$")
 # Keys that only steered Quarto's or fastpages' themes: nothing here reads them.
 DROPPED = frozenset(
@@ -69,13 +74,34 @@ class FrontMatter:
     origins: dict[str, tuple[int | None, int | None]] = field(default_factory=dict)
     consumed: int | None = None
     raw: dict[str, Any] = field(default_factory=dict)  # before mapping: ``execute:`` etc.
+    heading: tuple[int, int] | None = None  # (cell, 0-based line) of a title taken from it
 
 
 def find_front_matter(cells: list[Any], metadata: Any, rel: Path) -> FrontMatter:
     found = _raw_cell(cells, rel) or _metadata(metadata) or _fastpages(cells) or FrontMatter({})
+    if "title" not in found.data:
+        found = _heading_title(cells, found)
     data, origins = _mapped(found.data, found.origins)
     _from_name(rel, data, origins)
-    return FrontMatter(data, origins, found.consumed, found.data)
+    return FrontMatter(data, origins, found.consumed, found.data, found.heading)
+
+
+def _heading_title(cells: list[Any], found: FrontMatter) -> FrontMatter:
+    """``found`` with the title of a first ``# Heading``: the first cell with text after
+    the front matter, when it is Markdown whose first line is a level-1 heading."""
+    after = -1 if found.consumed is None else found.consumed
+    first = _first_cell([{} if i <= after else cell for i, cell in enumerate(cells)])
+    if first is None or first[1].get("cell_type") != "markdown":
+        return found
+    index, cell = first
+    lines = text_of(cell.get("source")).split("\n")
+    number = next(i for i, line in enumerate(lines) if line.strip())
+    heading = _HEADING.match(lines[number])
+    if heading is None:
+        return found
+    data = {**found.data, "title": heading.group(1)}
+    origins = {**found.origins, "title": (index, number + 1)}
+    return FrontMatter(data, origins, found.consumed, data, (index, number))
 
 
 def _first_cell(cells: list[Any]) -> tuple[int, Any] | None:
