@@ -480,6 +480,38 @@ def test_links_to_a_posts_own_headings_point_at_their_ids_here(tmp_path: Path) -
     assert "[in A](../a/#fundamental-matrix)" in other
 
 
+def test_a_link_to_a_repeated_heading_points_at_the_id_the_build_gives_it(
+    tmp_path: Path,
+) -> None:
+    """Hexo gave a second ``## 机器`` the id ``机器-1``; the build here gives it
+    ``ji-qi-1``, which the importer now reads from the build's own parse (it slugified
+    each heading alone, knew only ``ji-qi``, and left the link broken). A ``# Setup``
+    comment in a code block is no heading, so ``#Setup`` names nothing and is kept."""
+    from site_builder.importer.frontmatter import split
+    from site_builder.importer.report import PostNotes
+    from site_builder.markdown import MarkdownContext, render
+
+    old = tmp_path / "old"
+    (old / "_posts").mkdir(parents=True)
+    (old / "_posts" / "2022-01-01-a.md").write_text(
+        "---\ntitle: A\n---\n\n## 机器\n\nOne.\n\n## 机器\n\nTwo.\n\n"
+        "```sh\n# Setup\n```\n\n"
+        "See [first](#机器), [second](#机器-1), [encoded](#%E6%9C%BA%E5%99%A8-1)"
+        " and [code](#Setup).\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    import_posts(old, site / "content" / "posts")
+    written = site / "content" / "posts" / "a.md"
+    text = written.read_text()
+    assert "[first](#ji-qi), [second](#ji-qi-1), [encoded](#ji-qi-1)" in text
+    assert "[code](#Setup)" in text
+    body = split(text, PostNotes(written)).body
+    assert [h.id for h in render(body, MarkdownContext(path="a.md")).headings] == [
+        "ji-qi",
+        "ji-qi-1",
+    ]
+
+
 def test_pelicans_include_code_and_video_tags(tmp_path: Path) -> None:
     """Pelican's liquid_tags (Octopress's heritage): ``{% include_code file.py lang:python
     Title %}`` reads ``content/<CODE_DIR>/file.py`` (the file first, where Hexo puts it
