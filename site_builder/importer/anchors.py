@@ -14,11 +14,11 @@ code block is no heading.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from urllib.parse import unquote
 
+from site_builder.errors import BuildError
 from site_builder.importer import frontmatter
 from site_builder.importer.report import PostNotes
 from site_builder.slug import slugify
@@ -36,23 +36,25 @@ def ids(markdown: str) -> set[str]:
     return set(_ID.findall(markdown)) | set(heading_ids(markdown))
 
 
-def notebook_markdown(raw: str) -> str:
-    """A notebook's Markdown cells, one after another (for :func:`ids`)."""
-    try:
-        cells = json.loads(raw).get("cells", [])
-    except (ValueError, AttributeError):
+def notebook_markdown(path: Path, raw: str) -> str:
+    """The Markdown post the build makes of a notebook (read and validated by nbformat,
+    as ``importer.notebooks`` and the build read it): its front matter as YAML, then its
+    cells (a front matter cell is not among them); "" when it does not load (``import``
+    reported that already)."""
+    from site_builder.notebooks import loads_notebook
+
+    try:  # import never runs a notebook: its stored outputs are what it has
+        source = loads_notebook(raw, path, cwd=path.parent, run=lambda notebook, _key: notebook)
+    except BuildError:
         return ""
-    return "\n\n".join(
-        "".join(c.get("source", "")) for c in cells if c.get("cell_type") == "markdown"
-    )
+    return source.text
 
 
 def ids_of(path: Path, text: str) -> set[str]:
-    """The ids of a written post: of its body (its front matter would parse as a heading),
-    or a notebook's Markdown cells."""
-    if path.suffix == ".ipynb":
-        return ids(notebook_markdown(text))
-    return ids(frontmatter.split(text, PostNotes(path)).body)
+    """The ids of a written post or notebook: of its body (its front matter would parse
+    as a heading)."""
+    markdown = notebook_markdown(path, text) if path.suffix == ".ipynb" else text
+    return ids(frontmatter.split(markdown, PostNotes(path)).body)
 
 
 def fragment(value: str, known: set[str]) -> str:
