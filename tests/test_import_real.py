@@ -417,6 +417,28 @@ def test_links_between_the_old_posts_point_at_their_new_pages(tmp_path: Path) ->
     assert "[code](/lda/)" in text
 
 
+def test_the_names_of_a_post_are_read_from_its_front_matter_as_the_importer_reads_it(
+    tmp_path: Path,
+) -> None:
+    """A post's old ``permalink:`` names it wherever its front matter has it (the links
+    were matched against its first 40 lines only), and an author's ``url:`` under ``authors:``
+    names the author's page, not the post (any line ``url:`` was taken as the post's)."""
+    old = tmp_path / "old"
+    (old / "_posts").mkdir(parents=True)
+    tags = "".join(f"  - tag{n}\n" for n in range(40))
+    (old / "_posts" / "2022-01-01-a.md").write_text(
+        "---\ntitle: A\nslug: fresh\nauthors:\n  - name: Alice\n    url: /people/alice/\n"
+        f"tags:\n{tags}permalink: /the-old-name/\n---\n\nText.\n"
+    )
+    (old / "_posts" / "2022-01-02-b.md").write_text(
+        "---\ntitle: B\n---\n\nAs [in A](/the-old-name/), by [Alice](/people/alice/).\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    import_posts(old, site / "content" / "posts")
+    text = (site / "content" / "posts" / "b.md").read_text()
+    assert "As [in A](../fresh/), by [Alice](/people/alice/)." in text
+
+
 def test_a_pelican_post_showing_a_notebook_becomes_that_notebook(tmp_path: Path) -> None:
     """``{% notebook nb.ipynb cells[1:] %}`` (Pelican's liquid_tags): the post was the
     notebook's cells, and came across empty. It is a notebook post now, its front matter
