@@ -259,3 +259,30 @@ def test_a_notebook_cells_math_as_jupyters_mathjax_read_it(tmp_path: Path) -> No
     build(load_config(site), site / "public", jobs=1, use_cache=False)
     page = (site / "public/posts/jpeg-output/index.html").read_text()
     assert page.count('display="block"') >= 3 and "$$" not in page
+
+
+def test_a_link_to_a_notebooks_repeated_heading_points_at_the_id_the_build_gives_it(
+    tmp_path: Path,
+) -> None:
+    """A notebook's headings are read as the build reads the notebook (nbformat, then one
+    Markdown document of its cells): ``## Results`` in two cells are ``results`` and
+    ``results-1`` there, so nbconvert's ``#Results-1`` is aimed at the second."""
+    posts = tmp_path / "blog/posts"
+    posts.mkdir(parents=True)
+    (tmp_path / "blog/_quarto.yml").write_text("project:\n  type: website\n")
+    cells = [
+        {"cell_type": "raw", "metadata": {}, "source": "---\ntitle: Runs\ndate: 2024-05-01\n---\n"},
+        {"cell_type": "markdown", "metadata": {}, "source": "## Results\n\nFirst run."},
+        {"cell_type": "markdown", "metadata": {}, "source": "## Results\n\nSecond run."},
+        {"cell_type": "markdown", "metadata": {}, "source": "See [the second](#Results-1)."},
+    ]
+    (posts / "runs.ipynb").write_text(
+        json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 4})
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    import_posts(tmp_path / "blog", site / "content" / "posts")
+    written = site / "content/posts/runs/index.ipynb"
+    sources = ["".join(c["source"]) for c in json.loads(written.read_text())["cells"]]
+    assert sources[-1] == "See [the second](#results-1)."
+    build(load_config(site), site / "public", jobs=1, use_cache=False)
+    assert 'id="results-1"' in (site / "public/posts/runs/index.html").read_text()

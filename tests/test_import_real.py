@@ -417,6 +417,28 @@ def test_links_between_the_old_posts_point_at_their_new_pages(tmp_path: Path) ->
     assert "[code](/lda/)" in text
 
 
+def test_the_names_of_a_post_are_read_from_its_front_matter_as_the_importer_reads_it(
+    tmp_path: Path,
+) -> None:
+    """A post's old ``permalink:`` names it wherever its front matter has it (the links
+    were matched against its first 40 lines only), and an author's ``url:`` under ``authors:``
+    names the author's page, not the post (any line ``url:`` was taken as the post's)."""
+    old = tmp_path / "old"
+    (old / "_posts").mkdir(parents=True)
+    tags = "".join(f"  - tag{n}\n" for n in range(40))
+    (old / "_posts" / "2022-01-01-a.md").write_text(
+        "---\ntitle: A\nslug: fresh\nauthors:\n  - name: Alice\n    url: /people/alice/\n"
+        f"tags:\n{tags}permalink: /the-old-name/\n---\n\nText.\n"
+    )
+    (old / "_posts" / "2022-01-02-b.md").write_text(
+        "---\ntitle: B\n---\n\nAs [in A](/the-old-name/), by [Alice](/people/alice/).\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    import_posts(old, site / "content" / "posts")
+    text = (site / "content" / "posts" / "b.md").read_text()
+    assert "As [in A](../fresh/), by [Alice](/people/alice/)." in text
+
+
 def test_a_pelican_post_showing_a_notebook_becomes_that_notebook(tmp_path: Path) -> None:
     """``{% notebook nb.ipynb cells[1:] %}`` (Pelican's liquid_tags): the post was the
     notebook's cells, and came across empty. It is a notebook post now, its front matter
@@ -478,6 +500,38 @@ def test_links_to_a_posts_own_headings_point_at_their_ids_here(tmp_path: Path) -
     assert "[four](#mine) and [five](#nowhere)" in text
     other = (site / "content" / "posts" / "b.md").read_text()
     assert "[in A](../a/#fundamental-matrix)" in other
+
+
+def test_a_link_to_a_repeated_heading_points_at_the_id_the_build_gives_it(
+    tmp_path: Path,
+) -> None:
+    """Hexo gave a second ``## 机器`` the id ``机器-1``; the build here gives it
+    ``ji-qi-1``, which the importer now reads from the build's own parse (it slugified
+    each heading alone, knew only ``ji-qi``, and left the link broken). A ``# Setup``
+    comment in a code block is no heading, so ``#Setup`` names nothing and is kept."""
+    from site_builder.importer.frontmatter import split
+    from site_builder.importer.report import PostNotes
+    from site_builder.markdown import MarkdownContext, render
+
+    old = tmp_path / "old"
+    (old / "_posts").mkdir(parents=True)
+    (old / "_posts" / "2022-01-01-a.md").write_text(
+        "---\ntitle: A\n---\n\n## 机器\n\nOne.\n\n## 机器\n\nTwo.\n\n"
+        "```sh\n# Setup\n```\n\n"
+        "See [first](#机器), [second](#机器-1), [encoded](#%E6%9C%BA%E5%99%A8-1)"
+        " and [code](#Setup).\n"
+    )
+    site = make_site(tmp_path / "site", ROOT)
+    import_posts(old, site / "content" / "posts")
+    written = site / "content" / "posts" / "a.md"
+    text = written.read_text()
+    assert "[first](#ji-qi), [second](#ji-qi-1), [encoded](#ji-qi-1)" in text
+    assert "[code](#Setup)" in text
+    body = split(text, PostNotes(written)).body
+    assert [h.id for h in render(body, MarkdownContext(path="a.md")).headings] == [
+        "ji-qi",
+        "ji-qi-1",
+    ]
 
 
 def test_pelicans_include_code_and_video_tags(tmp_path: Path) -> None:

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path, PurePosixPath
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from site_builder.importer import anchors
+from site_builder.importer import anchors, common, frontmatter
 from site_builder.importer.common import DATE_PREFIX
-from site_builder.importer.report import Imported
+from site_builder.importer.report import Imported, PostNotes
 from site_builder.slug import slugify
 
 # ``[text](target`` and ``href="target"``, and a reference definition ``[id]: target``.
@@ -34,9 +35,6 @@ _LINK = re.compile(
 _FENCE = re.compile(r"(?m)^[ \t]*(```|~~~)[^\n]*\n.*?^[ \t]*\1[ \t]*$", re.S)
 _PAGE_SUFFIXES = ("", ".html", ".htm", ".md", ".markdown", ".qmd", ".rmd", ".ipynb", ".php")
 _LISTINGS = {"tag", "tags", "category", "categories", "archive", "archives", "series", "author"}
-_NAMING_KEYS = re.compile(
-    r"""(?im)^[ \t]*(?:slug|permalink|url)[ \t]*[:=][ \t]*["']?([^"'\n]+?)["']?[ \t]*$"""
-)
 _SITE_URL = re.compile(
     r"""(?im)^[ \t]*(?:url|baseurl|base_url|siteurl|site-url)[ \t]*[:=][ \t]*["']?"""
     r"""(https?://[^"'\s]+)"""
@@ -99,28 +97,38 @@ def _table(imported: list[tuple[Path, Imported]]) -> dict[str, tuple[str, str] |
 def _names(source: Path, written: Path) -> set[str]:
     stem = source.parent.name if source.stem in ("index", "_index") else source.stem
     names = {_slug(stem)}
-    head = _head(source) + "\n" + _head(written)
-    for value in _NAMING_KEYS.findall(head):
-        last = PurePosixPath(value.strip().rstrip("/") or "/").name
-        names.add(_slug(PurePosixPath(last).stem if "." in last else last))
-    title = re.search(r"(?im)^title[ \t]*[:=][ \t]*[\"']?(.+?)[\"']?[ \t]*$", head)
-    if title:
-        names.add(slugify(title.group(1)))
+    fronts = (_front(source), _front(written))
+    for front in fronts:
+        for key in ("slug", "permalink", "url"):
+            if (value := _scalar(front.get(key))) is not None:
+                last = PurePosixPath(value.strip().rstrip("/") or "/").name
+                names.add(_slug(PurePosixPath(last).stem if "." in last else last))
+    title = next((t for f in fronts if (t := _scalar(f.get("title"))) is not None), None)
+    if title:  # the old file's, else the one the importer gave it
+        names.add(slugify(title))
     return names - {""}
 
 
-def _head(path: Path) -> str:
-    """The front matter (or Pelican's metadata lines) of a file, if it has any."""
+def _front(path: Path) -> dict[str, Any]:
+    """A file's front matter as the importer read it (``frontmatter.split``: YAML, TOML or
+    Pelican's lines), keys in lower case as Pelican reads them; {} for a notebook, whose
+    front matter is in a cell, or a file that cannot be read."""
+    if path.suffix == ".ipynb":
+        return {}
     try:
-        with path.open(encoding="utf-8", errors="replace") as handle:
-            lines = [next(handle, "") for _ in range(40)]
+        text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
-        return ""
-    text = "".join(lines)
-    if text.startswith(("---", "+++")):
-        end = text.find("\n" + text[:3], 3)
-        return text[: end if end > 0 else len(text)]
-    return text.split("\n\n", 1)[0]  # Pelican: ``Key: value`` lines up to a blank line
+        return {}
+    notes = PostNotes(path)  # the import reported them when it read the post
+    meta = frontmatter.split(common.strip_controls(text, notes), notes).meta
+    return {str(key).lower(): value for key, value in meta.items()}
+
+
+def _scalar(value: Any) -> str | None:
+    """A front matter value as text (``slug: 2019`` is a number to YAML), else None."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        return None
+    return str(value)
 
 
 def _slug(name: str) -> str:

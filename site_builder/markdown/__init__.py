@@ -23,7 +23,7 @@ from site_builder.bibliography import Entry
 from site_builder.errors import BuildWarning
 
 if TYPE_CHECKING:
-    from site_builder.markdown.pipeline import create_parser, render
+    from site_builder.markdown.pipeline import create_parser, heading_ids, render
 
 WORDS_PER_MINUTE = 200
 
@@ -159,9 +159,10 @@ class Summary:
 
 
 def __getattr__(name: str) -> Any:
-    """``render`` and ``create_parser`` load markdown-it, Pygments and math-core on first
-    use: a build that reuses every post from the cache never pays for importing them."""
-    if name in ("render", "create_parser"):
+    """``render``, ``create_parser`` and ``heading_ids`` load markdown-it, Pygments and
+    math-core on first use: a build that reuses every post from the cache never pays for
+    importing them."""
+    if name in ("render", "create_parser", "heading_ids"):
         from site_builder.markdown import pipeline
 
         return getattr(pipeline, name)
@@ -177,5 +178,6 @@ __all__ = [
     "Rendered",
     "WidgetOutput",
     "create_parser",
+    "heading_ids",
     "render",
 ]

@@ -101,6 +101,20 @@ def render(text: str, ctx: MarkdownContext) -> Rendered:
     )
 
 
+def heading_ids(text: str, ctx: MarkdownContext | None = None) -> list[str]:
+    """The ids the build gives the headings of the Markdown body ``text``, in order.
+
+    For callers that aim links at a page's headings (``importer.anchors``): the ids come
+    from this parse, not re-derived, so repeats (``x``, ``x-1``), ``{#id}``, reserved ids
+    and a ``# comment`` in a code block agree with the page. What the parse finds wrong
+    (a formula that does not convert) is not raised: a render reports it.
+    """
+    env: dict[str, Any] = {"ctx": ctx or MarkdownContext(path="")}
+    document(env)
+    create_parser(env["ctx"].raw_html).parse(text, env)
+    return [h.id for h in extension_state(env, "headings", headings.HeadingState).found]
+
+
 def _assets(wanted: dict[str, dict[str, None]]) -> Assets:
     """``state.needs`` notes, in the order first needed (a page loads them in that order)."""
     return Assets(
