@@ -88,12 +88,42 @@ def test_a_first_heading_is_the_title_when_nothing_else_names_one() -> None:
 def test_a_heading_after_prose_or_a_titled_front_matter_is_not_the_title() -> None:
     prose = {"cells": [{"markdown": "Intro first.\n\n# Later"}]}
     assert render_notebook(prose, "content/posts/2024-01-02-x.ipynb") == (
-        "ERROR content/posts/2024-01-02-x.ipynb: front matter is missing 'title'\n"
+        "ERROR content/posts/2024-01-02-x.ipynb: front matter is missing 'title': give the "
+        "notebook a first Markdown cell '# Title', or a first raw cell '---' / 'title: ...' / "
+        "'---'\n"
     )
+    code_first = {"cells": [{"code": "import numpy"}, {"markdown": "# Later"}]}
+    assert "title" not in load(code_first).front  # type: ignore[attr-defined]
+    section_first = {"cells": [{"markdown": "[badge](x)"}, {"markdown": "## Setup\n# Later"}]}
+    assert "title" not in load(section_first).front  # type: ignore[attr-defined]
     titled = {"cells": [{"raw": "---\ntitle: Own\n---"}, {"markdown": "# Section"}]}
     assert load(titled).front["title"] == "Own"  # type: ignore[attr-defined]
     untitled = {"cells": [{"raw": "---\ndate: 2024-01-02\n---"}, {"markdown": "# From it"}]}
     assert load(untitled).front["title"] == "From it"  # type: ignore[attr-defined]
+
+
+def test_the_first_heading_after_banner_cells_is_the_title() -> None:
+    """A Colab badge or a book's banner comes before the ``# Title`` in many notebooks
+    (udlbook, the Python Data Science Handbook); a setext ``Title`` over ``===`` is a
+    level-1 heading too, and ``# **Title**`` (Colab's habit) loses its asterisks."""
+    badge = '<a href="https://colab.research.google.com/x"><img src="https://x/badge.svg"/></a>'
+    spec = {
+        "cells": [
+            {"markdown": badge},
+            {"markdown": "*An excerpt from a book.*"},
+            {"markdown": "# **Deep networks**\nHow depth helps."},
+            {"code": "1"},
+        ]
+    }
+    source = load(spec)
+    assert source.front["title"] == "Deep networks"  # type: ignore[attr-defined]
+    page = render_notebook(spec, "content/posts/2024-01-02-x.ipynb")
+    assert "Deep networks</h2>" not in page and "How depth helps." in page
+    setext = {"cells": [{"markdown": "Bayesian Methods\n=====\n\nChapter 1"}, {"code": "1"}]}
+    source = load(setext)
+    assert source.front["title"] == "Bayesian Methods"  # type: ignore[attr-defined]
+    page = render_notebook(setext, "content/posts/2024-01-02-x.ipynb")
+    assert "=====" not in page and "Chapter 1" in page
 
 
 def test_date_and_slug_from_a_dated_folder() -> None:

@@ -50,6 +50,11 @@ from site_builder.notebooks.options import document_defaults
 from site_builder.notebooks.reader import parse_notebook, read_notebook
 from site_builder.sources import SourceText
 
+MISSING_TITLE = "front matter is missing 'title'"  # frontmatter.parse_post's message
+TITLE_HINT = (
+    "give the notebook a first Markdown cell '# Title', or a first raw cell "
+    "'---' / 'title: ...' / '---'"
+)
 Runner = Callable[[Any, str], Any]  # (notebook, cache key) -> executed notebook
 
 
@@ -82,9 +87,12 @@ class NotebookSource:
         return f"cell {cell + 1}" + (f", line {in_cell}" if in_cell else "")
 
     def relocate(self, error: BuildError) -> BuildError:
-        """An error at a line of ``text`` as ``path: cell N, line L: message``."""
+        """An error at a line of ``text`` as ``path: cell N, line L: message``. A missing
+        title says where a notebook keeps one: its front matter is no text to look at."""
         where = self.where(error.location.line)
         message = f"{where}: {error.message}" if where else error.message
+        if error.message == MISSING_TITLE:
+            message += f": {TITLE_HINT}"
         return BuildError(self.path, None, message)
 
     def relocate_warning(self, warning: BuildWarning) -> BuildWarning:

@@ -72,17 +72,18 @@ def build_document(
     language: str,
     defaults: CellOptions,
     skip: int | None,
-    title: tuple[int, int] | None = None,
+    title: tuple[int, int, int] | None = None,
 ) -> Document:
     """``skip``: the cell that held the front matter; ``title``: the (cell, line) of a
-    heading the front matter took as the title (``frontmatter._heading_title``)."""
+    heading the front matter took as the title and its number of lines
+    (``frontmatter._heading_title``)."""
     doc = Document(rel)
     for index, cell in enumerate(notebook.cells):
         if index == skip:
             continue
         kind = cell.get("cell_type")
         if kind == "markdown":
-            _markdown_cell(doc, index, cell, title[1] if title and title[0] == index else None)
+            _markdown_cell(doc, index, cell, title[1:] if title and title[0] == index else None)
         elif kind == "code":
             _code_cell(doc, index, cell, language, defaults)
         elif kind == "raw":
@@ -103,13 +104,17 @@ def _raw_cell(doc: Document, index: int, cell: Any) -> None:
         doc.html(f'<div class="nb-html">\n{cleaned}\n</div>', index)
 
 
-def _markdown_cell(doc: Document, index: int, cell: Any, title: int | None = None) -> None:
-    """``title``: the line of the heading that became the title, left out (as a blank line,
-    so that later lines keep their numbers in messages)."""
+def _markdown_cell(
+    doc: Document, index: int, cell: Any, title: tuple[int, int] | None = None
+) -> None:
+    """``title``: the first line and the number of lines of the heading that became the
+    title, left out (as blank lines, so that later lines keep their numbers in messages)."""
     source = text_of(cell.get("source"))
     if title is not None:
+        first, count = title
         lines = source.split("\n")
-        source = "\n".join(["" if i == title else line for i, line in enumerate(lines)])
+        shown = ["" if first <= i < first + count else line for i, line in enumerate(lines)]
+        source = "\n".join(shown)
     if not source.strip():
         return
     try:

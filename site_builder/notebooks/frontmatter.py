@@ -8,9 +8,10 @@ In order:
 3. a first Markdown cell made of ``# Title``, an optional ``> summary`` line and
    a ``- key: value`` list (fastpages). That cell is not shown.
 
-With no title in any of them, a notebook that opens with a ``# Heading`` (after its
-front matter, if any) takes it as the title, as Jupyter Book does; the heading line
-is then not shown, the rest of its cell is.
+With no title in any of them, the notebook's first heading is the title when it is a
+level-1 one (``# Heading`` or a setext ``Heading`` over ``===``) and no code comes
+before it, as Jupyter Book does; Markdown cells with no heading before it (a Colab
+badge, a banner) are passed over. The heading is then not shown, the rest of its cell is.
 
 The result is the same YAML mapping a ``.md`` post holds, so the same checks
 (``frontmatter.parse_post``) apply to both: Quarto's and fastpages' spellings are
@@ -38,6 +39,10 @@ from site_builder.yamlload import loads
 DATED_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})-(.+)$")
 _US_DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
 _HEADING = re.compile(r"^ {0,3}#[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")  # ATX level 1
+_ANY_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
+_SETEXT_1 = re.compile(r"^ {0,3}=+[ \t]*$")
+_SETEXT = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
+_EMPHASIS = re.compile(r"^(\*\*|__|\*|_)(.+)\1$")  # ``# **Title**``, as Colab notebooks write it
 _FASTPAGES_ITEM = re.compile(r"^\s*-\s+([A-Za-z_][\w-]*)\s*:\s?(.*)$")
 # Keys that only steered Quarto's or fastpages' themes: nothing here reads them.
 DROPPED = frozenset(
@@ -74,7 +79,8 @@ class FrontMatter:
     origins: dict[str, tuple[int | None, int | None]] = field(default_factory=dict)
     consumed: int | None = None
     raw: dict[str, Any] = field(default_factory=dict)  # before mapping: ``execute:`` etc.
-    heading: tuple[int, int] | None = None  # (cell, 0-based line) of a title taken from it
+    # (cell, 0-based line, lines) of a heading the title was taken from: not shown
+    heading: tuple[int, int, int] | None = None
 
 
 def find_front_matter(cells: list[Any], metadata: Any, rel: Path) -> FrontMatter:
@@ -87,21 +93,53 @@ def find_front_matter(cells: list[Any], metadata: Any, rel: Path) -> FrontMatter
 
 
 def _heading_title(cells: list[Any], found: FrontMatter) -> FrontMatter:
-    """``found`` with the title of a first ``# Heading``: the first cell with text after
-    the front matter, when it is Markdown whose first line is a level-1 heading."""
+    """``found`` with the title of the notebook's first heading, as Jupyter Book takes it:
+    the first cell after the front matter that holds a heading must open with a level-1
+    one (``# Title`` or ``Title`` over ``===``). Markdown cells before it with no heading
+    are passed over: a Colab badge, a book's banner, a navigation bar usually come first.
+    A code cell, or a cell whose first heading is not level 1, ends the search: its
+    heading names a section, not the notebook."""
     after = -1 if found.consumed is None else found.consumed
-    first = _first_cell([{} if i <= after else cell for i, cell in enumerate(cells)])
-    if first is None or first[1].get("cell_type") != "markdown":
-        return found
-    index, cell = first
-    lines = text_of(cell.get("source")).split("\n")
-    number = next(i for i, line in enumerate(lines) if line.strip())
-    heading = _HEADING.match(lines[number])
-    if heading is None:
-        return found
-    data = {**found.data, "title": heading.group(1)}
-    origins = {**found.origins, "title": (index, number + 1)}
-    return FrontMatter(data, origins, found.consumed, data, (index, number))
+    for index, cell in enumerate(cells):
+        source = text_of(cell.get("source"))
+        if index <= after or not source.strip():
+            continue
+        if cell.get("cell_type") != "markdown":
+            return found
+        lines = source.split("\n")
+        number = next(i for i, line in enumerate(lines) if line.strip())
+        title, count = _opening_heading(lines, number)
+        if title is None:
+            if any(_ANY_HEADING.match(line) for line in lines) or _has_setext(lines):
+                return found  # it opens with prose and has sections: no title here
+            continue
+        data = {**found.data, "title": title}
+        origins = {**found.origins, "title": (index, number + 1)}
+        return FrontMatter(data, origins, found.consumed, data, (index, number, count))
+    return found
+
+
+def _opening_heading(lines: list[str], number: int) -> tuple[str | None, int]:
+    """The level-1 heading at ``lines[number]`` (ATX, or setext over ``===``) as plain
+    text, and how many lines it takes; ``**Title**`` loses the emphasis that wraps it."""
+    atx = _HEADING.match(lines[number])
+    if atx is not None:
+        return _unwrapped(atx.group(1)), 1
+    below = lines[number + 1] if number + 1 < len(lines) else ""
+    if _SETEXT_1.match(below) and not _ANY_HEADING.match(lines[number]):
+        return _unwrapped(lines[number].strip()), 2
+    return None, 0
+
+
+def _has_setext(lines: list[str]) -> bool:
+    return any(
+        _SETEXT.match(line) and lines[i - 1].strip() for i, line in enumerate(lines) if i > 0
+    )
+
+
+def _unwrapped(text: str) -> str:
+    match = _EMPHASIS.match(text)
+    return match.group(2).strip() if match else text
 
 
 def _first_cell(cells: list[Any]) -> tuple[int, Any] | None:

@@ -42,7 +42,9 @@ MIME_ORDER = (
     "image/jpeg",
     "text/plain",
 )
-_DEFAULT_REPR = re.compile(r"^\s*<[\w.]+ object(?: at 0x[0-9a-fA-F]+)?>\s*$")
+# ``<IPython.core.display.HTML object>``; IPython 2 and 3 wrote ``<IPython.core.display.HTML
+# at 0x10d46b550>`` (old notebooks' ``css_styling()`` cell ends with one).
+_DEFAULT_REPR = re.compile(r"^\s*<[\w.]+(?: object(?: at 0x[0-9a-fA-F]+)?| at 0x[0-9a-fA-F]+)>\s*$")
 _DATA_IMAGE = re.compile(
     r"(<img\b[^>]*?\ssrc=)([\"'])data:image/(png|jpeg|jpg|gif)(?:;[^,\"']*)?;base64,"
     r"([A-Za-z0-9+/=\s]+)\2",
