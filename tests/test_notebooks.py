@@ -327,3 +327,25 @@ def test_an_html_outputs_inline_image_is_a_file_beside_the_page() -> None:
 def test_a_missing_image_says_where_a_notebook_keeps_its_images() -> None:
     rendered = render_notebook([{"markdown": "![Logo](my_icons/logo.png)"}])
     assert "put the post in a folder (content/posts/<slug>/index.ipynb)" in rendered
+
+
+def test_jupyter_heading_links_reach_the_page_headings() -> None:
+    """A notebook's table of contents links Jupyter's ids (``#Asking-for-Help``); the page's
+    headings have the site's (``asking-for-help``). An id the notebook defines itself
+    (``<a id="Setup-Notes">``) and a link to no heading are left as written."""
+    toc = (
+        "# Debugging\n\n- [Asking for Help](#Asking-for-Help)\n"
+        '- <a href="#The-`alt.Chart`-object">the chart</a>\n'
+        "- [own](#Setup-Notes)\n- [nowhere](#Nowhere-Here)"
+    )
+    spec = {
+        "cells": [
+            {"markdown": toc},
+            {"markdown": '## Asking for Help\n\n<a id="Setup-Notes"></a>'},
+            {"markdown": "## The `alt.Chart` object"},
+        ]
+    }
+    page = render_notebook(spec, "content/posts/2024-01-02-x.ipynb")
+    assert 'href="#asking-for-help"' in page and 'id="asking-for-help"' in page
+    assert 'href="#the-altchart-object"' in page and 'id="the-altchart-object"' in page
+    assert 'href="#Setup-Notes"' in page and 'href="#Nowhere-Here"' in page

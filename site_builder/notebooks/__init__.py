@@ -32,7 +32,8 @@ in a cache first. ``execute.cache_key`` is the key.
 
 Modules: ``reader`` (JSON + nbformat), ``frontmatter``, ``options`` (cell
 options and tags), ``markdown_cells`` (math, attachments), ``outputs``,
-``sanitize``, ``ansi``, ``document`` (the assembly and line map), ``execute``.
+``sanitize``, ``ansi``, ``document`` (the assembly and line map), ``anchors``
+(Jupyter's ``#Heading-Text`` links), ``execute``.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from site_builder.errors import BuildError, BuildWarning, Location
+from site_builder.notebooks.anchors import section_links
 from site_builder.notebooks.document import Origin, build_document
 from site_builder.notebooks.execute import DEFAULT_TIMEOUT, cache_key, execute_notebook
 from site_builder.notebooks.frontmatter import FrontMatter, find_front_matter
@@ -170,7 +172,7 @@ def notebook_source(
     head, head_origins = _yaml_block(front)
     return NotebookSource(
         path=rel,
-        text="\n".join([*head, *doc.lines]),
+        text="\n".join([*head, *section_links(doc.lines)]),
         front=front.data,
         blocks=doc.blocks,
         files=tuple(sorted(doc.files.items())),
