@@ -349,3 +349,9 @@ def test_jupyter_heading_links_reach_the_page_headings() -> None:
     assert 'href="#asking-for-help"' in page and 'id="asking-for-help"' in page
     assert 'href="#the-altchart-object"' in page and 'id="the-altchart-object"' in page
     assert 'href="#Setup-Notes"' in page and 'href="#Nowhere-Here"' in page
+
+
+def test_a_unix_time_in_the_metadata_is_a_date() -> None:
+    """sphinx-tojupyter (QuantEcon's lectures) stores ``date`` as seconds since 1970."""
+    spec = {"metadata": {"title": "Escaping Nash", "date": 1786684099.342443}, "cells": []}
+    assert load(spec).front["date"] == "2026-08-14"  # type: ignore[attr-defined]

@@ -202,8 +202,14 @@ def _metadata(metadata: Any) -> FrontMatter | None:
             for k, v in metadata.items()
             if k in _POST_KEYS and (k != "toc" or isinstance(v, bool))
         }
+        if _is_number(data.get("date")):  # sphinx-tojupyter (QuantEcon): a Unix time
+            data["date"] = dt.datetime.fromtimestamp(data["date"], dt.UTC).date().isoformat()
         return FrontMatter(_plain(data), {key: (None, None) for key in data})
     return None
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and 0 < value < 1e11
 
 
 def _plain(value: Any) -> Any:
