@@ -101,8 +101,9 @@ _DOLLAR = re.compile(r"(?<![\\$])\$(?!\$)")
 def spaced_inline(text: str) -> str:
     """``text`` with each inline formula spaced inside its dollars (``$ u_0 = 1.0 $``)
     closed up, outside code: Jupyter's MathJax pairs the dollars of a line in order and
-    reads such a formula, which Pandoc's rule (and this site's) does not. A pair whose
-    inside starts with a digit is left alone (``$5 and $10`` is money)."""
+    reads such a formula, which Pandoc's rule (and this site's) does not. A pair with a
+    digit right after its opening ``$`` is left alone (``$5 and $10`` is money); a spaced
+    number (``$ 0 $``, QuantEcon's lectures) is a formula."""
     if "$ " not in text and " $" not in text:
         return text
     spans = _protected(text)
@@ -113,7 +114,7 @@ def spaced_inline(text: str) -> str:
         for opening, closing in zip(marks[::2], marks[1::2], strict=False):
             inside = text[opening + 1 : closing]
             bare = inside.strip()
-            if bare != inside and bare and not bare[0].isdigit():
+            if bare != inside and bare and not inside[0].isdigit():
                 edits.append((opening + 1, closing, bare))
     for start, end, bare in reversed(edits):
         text = text[:start] + bare + text[end:]
