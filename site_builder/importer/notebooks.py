@@ -91,8 +91,8 @@ def convert(path: Path, shown: Path, fmt: str, roots: list[Path]) -> NotebookPos
             why = "no date in its front matter or its name: a notebook post needs one"
             return NotebookPost("", "", {}, notes, why, {})
         values["date"] = name_date
-    if not front.raw.get("title"):
-        values["title"] = _heading_title(data["cells"], front.consumed) or _named(path, slug, notes)
+    if not front.raw.get("title"):  # a first heading is one (``find_front_matter``), as built
+        values["title"] = _named(path, slug, notes)
     assets = Assets(path.parent, roots)
     written: dict[str, str] = {}  # Quarto read the .bib beside the notebook: it comes too
     named: dict[str, Any] = {}
@@ -134,18 +134,6 @@ def _set_source(cell: dict[str, Any], text: str) -> None:
     """In the form the notebook had it: a list of lines, or one string."""
     lines = text.splitlines(keepends=True)
     cell["source"] = lines if isinstance(cell.get("source"), list) else text
-
-
-def _heading_title(cells: list[dict[str, Any]], consumed: int | None) -> str | None:
-    """A first Markdown cell's ``# Title`` becomes the title (and leaves the cell)."""
-    first = next((c for c in cells if _source(c).strip()), None)
-    if consumed is not None or first is None or first.get("cell_type") != "markdown":
-        return None
-    lines = _source(first).lstrip("\n").split("\n")
-    if not re.match(r"#[ \t]+\S", lines[0]):
-        return None
-    _set_source(first, "\n".join(lines[1:]).lstrip("\n"))
-    return lines[0].lstrip("#").strip().strip("#").strip()
 
 
 def _named(path: Path, slug: str, notes: PostNotes) -> str:
