@@ -50,6 +50,12 @@ _DATA_IMAGE = re.compile(
     r"([A-Za-z0-9+/=\s]+)\2",
     re.IGNORECASE,
 )
+# Matplotlib's ``anim.to_html5_video()``: ``<video><source src="data:video/mp4;base64,...">``
+_DATA_VIDEO = re.compile(
+    r"(<(?:source|video)\b[^>]*?\ssrc=)([\"'])data:video/(mp4|webm|ogg)(?:;[^,\"']*)?;base64,"
+    r"([A-Za-z0-9+/=\s]+)\2",
+    re.IGNORECASE,
+)
 _INLINE_SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL | re.IGNORECASE)
 _LARGEST = 100_000  # CSS pixels: a width or height past this is a mistake, not a size
 WIDGET = "application/vnd.jupyter.widget-view+json"
@@ -149,8 +155,9 @@ def _rich(data: dict[str, Any], metadata: dict[str, Any]) -> Piece | None:
 
 def _inline_images(html: str) -> tuple[str, tuple[Image, ...]]:
     """An HTML output's ``<img src="data:image/png;base64,...">`` (RDKit's molecules in a
-    DataFrame) as files beside the page, named by their bytes as image outputs are: the
-    page holds no base64, and the sanitiser drops a ``data:`` source."""
+    DataFrame) and ``data:`` videos (Matplotlib's animations) as files beside the page,
+    named by their bytes as image outputs are: the page holds no base64, and the
+    sanitiser drops a ``data:`` source."""
     images: list[Image] = []
 
     def written(match: re.Match[str]) -> str:
@@ -164,6 +171,16 @@ def _inline_images(html: str) -> tuple[str, tuple[Image, ...]]:
         sides = f' width="{image.width}" height="{image.height}"' if sized else ""
         return f"{match.group(1)}{match.group(2)}{image.name}{match.group(2)}{sides}"
 
+    def video(match: re.Match[str]) -> str:
+        try:
+            data = base64.b64decode("".join(match.group(4).split()), validate=True)
+        except (binascii.Error, ValueError):
+            return match.group(0)  # unreadable: the sanitiser drops it
+        name = f"nb-{hashlib.sha256(data).hexdigest()[:16]}.{match.group(3).lower()}"
+        images.append(Image(name, data, None, None))
+        return f"{match.group(1)}{match.group(2)}{name}{match.group(2)}"
+
+    html = _DATA_VIDEO.sub(video, html) if "data:video/" in html else html
     return _DATA_IMAGE.sub(written, html), tuple(images)
 
 

@@ -23,7 +23,7 @@ _TAGS = {
     "dd", "del", "details", "div", "dl", "dt", "em", "figcaption", "figure", "h1", "h2",
     "h3", "h4", "h5", "h6", "hr", "i", "img", "ins", "kbd", "li", "mark", "ol", "p", "pre",
     "q", "s", "samp", "small", "span", "strong", "sub", "summary", "sup", "table", "tbody",
-    "td", "tfoot", "th", "thead", "tr", "u", "ul", "var",
+    "td", "tfoot", "th", "thead", "tr", "u", "ul", "var", "video", "source",
 }  # fmt: skip
 _GENERIC = {"class", "title", "lang", "dir"}
 _ATTRIBUTES = {
@@ -35,8 +35,12 @@ _ATTRIBUTES = {
     "colgroup": {"span"},
     "ol": {"start"},
     "details": {"open"},
+    # Matplotlib's ``to_html5_video()``; its ``autoplay`` goes: a page must not start moving
+    # on its own, and ``controls`` is always set so that the reader can start it
+    "video": {"src", "width", "height", "loop", "muted", "playsinline", "poster"},
+    "source": {"src", "type"},
 }
-_VISIBLE = re.compile(r"<(?:img|table|svg|hr)\b|>[^<]*[^<\s]|^[^<]*[^<\s]", re.IGNORECASE)
+_VISIBLE = re.compile(r"<(?:img|table|svg|hr|video)\b|>[^<]*[^<\s]|^[^<]*[^<\s]", re.IGNORECASE)
 # A DataFrame's top-left corner is an empty header cell, which heads nothing: a screen
 # reader announces an unnamed header. It is an ordinary (empty) cell.
 _EMPTY_HEADER = re.compile(r"<th((?:\s[^>]*)?)>\s*</th>")
@@ -53,6 +57,7 @@ def _cleaner() -> object:
         attributes={"*": _GENERIC, **_ATTRIBUTES},
         url_schemes={"http", "https", "mailto"},
         link_rel="noopener noreferrer",
+        set_tag_attribute_values={"video": {"controls": ""}},
         strip_comments=True,
     )
 
