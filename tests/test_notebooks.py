@@ -262,6 +262,22 @@ def test_unreadable_base64_names_the_cell() -> None:
     )
 
 
+def test_a_reference_to_a_figure_cell_with_no_saved_output_says_why() -> None:
+    """A labelled cell never run (or saved with its outputs cleared) draws no figure:
+    the reference's error names the cell and the fix, not only the missing figure."""
+    spec = [
+        {"markdown": "See @fig-loss and @fig-typo."},
+        {"code": "#| label: fig-loss\n#| fig-cap: Loss\nplot()"},
+    ]
+    assert render_notebook(spec) == (
+        "ERROR content/posts/nb.ipynb: cell 2, line 1: @fig-loss refers to no figure in this"
+        " post: cell 3 labels it, but has no saved image or HTML output to show: run the"
+        " notebook and save it, or set execute: true\n"
+        "ERROR content/posts/nb.ipynb: cell 2, line 1: @fig-typo refers to no figure in this"
+        " post\n"
+    )
+
+
 def test_an_error_in_a_code_cell_fence_names_cell_and_line() -> None:
     source = load([{"markdown": "a"}, {"code": "#| echo: true\n\nx = 1\ny = 2"}])
     lines = source.text.split("\n")  # type: ignore[attr-defined]

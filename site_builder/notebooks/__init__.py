@@ -38,6 +38,7 @@ options and tags), ``markdown_cells`` (math, attachments), ``outputs``,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,6 +54,7 @@ from site_builder.notebooks.reader import parse_notebook, read_notebook
 from site_builder.sources import SourceText
 
 MISSING_TITLE = "front matter is missing 'title'"  # frontmatter.parse_post's message
+_UNSHOWN = re.compile(r"^@(fig-\S+) refers to no figure in this post$")  # crossrefs' message
 TITLE_HINT = (
     "give the notebook a first Markdown cell '# Title', or a first raw cell "
     "'---' / 'title: ...' / '---'"
@@ -70,6 +72,7 @@ class NotebookSource:
     origins: tuple[Origin, ...]
     execute: bool
     cache_key: str
+    unshown: tuple[tuple[str, int], ...] = ()  # ``Document.unshown``
 
     @property
     def files_map(self) -> dict[str, bytes]:
@@ -95,6 +98,13 @@ class NotebookSource:
         message = f"{where}: {error.message}" if where else error.message
         if error.message == MISSING_TITLE:
             message += f": {TITLE_HINT}"
+        unshown = _UNSHOWN.match(error.message)
+        cell = dict(self.unshown).get(unshown.group(1)) if unshown else None
+        if cell is not None:
+            message += (
+                f": cell {cell + 1} labels it, but has no saved image or HTML output to show:"
+                " run the notebook and save it, or set execute: true"
+            )
         return BuildError(self.path, None, message)
 
     def relocate_warning(self, warning: BuildWarning) -> BuildWarning:
@@ -179,6 +189,7 @@ def notebook_source(
         origins=(*head_origins, *doc.origins),
         execute=wanted,
         cache_key=key,
+        unshown=tuple(sorted(doc.unshown.items())),
     )
 
 

@@ -50,6 +50,8 @@ class Document:
     origins: list[Origin] = field(default_factory=list)
     blocks: dict[str, str] = field(default_factory=dict)
     files: dict[str, bytes] = field(default_factory=dict)
+    # figure labels of cells with no saved output to show: an ``@fig-`` to one is explained
+    unshown: dict[str, int] = field(default_factory=dict)
 
     def add(self, text: str, cell: int | None, lines: list[int | None] | None = None) -> None:
         """Append ``text`` (a block), then a blank line. ``lines``: each line's line in the
@@ -135,6 +137,15 @@ def _code_cell(doc: Document, index: int, cell: Any, language: str, defaults: Ce
         raise BuildError(doc.rel, None, f"cell {index + 1}: {parsed.problem}")
     show_code = options.echo and parsed.source.strip()
     outputs = _outputs(doc, index, cell, options) if options.output and options.eval else []
+    if (
+        options.label
+        and options.label.startswith("fig-")
+        and not any(
+            piece.image is not None or (piece.kind in ("html", "markdown") and not piece.stream)
+            for piece in outputs
+        )
+    ):
+        doc.unshown[options.label] = index
     if not show_code and not outputs:
         return
     doc.html('<div class="nb-cell">', index)
