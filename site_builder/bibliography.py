@@ -25,7 +25,7 @@ from typing import Any
 from site_builder.bibfields import fields_of
 from site_builder.bibread import read_bibtex
 from site_builder.bibtex_latex import tidy, undollar
-from site_builder.errors import BuildError
+from site_builder.errors import BuildError, BuildWarning
 
 DEFAULT = Path("content") / "references.bib"
 
@@ -44,10 +44,25 @@ class Entry:
 Bibliography = Mapping[str, Entry]
 
 
+class Parsed(dict[str, Entry]):
+    """A file's entries by key, with the warnings its parse gave (a repeated entry or
+    field): they travel with the entries into the cache, so a post that cites from the
+    file reports them however its bibliography was had (``warnings_of``)."""
+
+    warnings: tuple[BuildWarning, ...] = ()
+
+
+def warnings_of(entries: Bibliography | None) -> tuple[BuildWarning, ...]:
+    """What parsing ``entries``' file warned about; none for a plain mapping."""
+    return entries.warnings if isinstance(entries, Parsed) else ()
+
+
 def parse(text: str, shown: Path | str) -> dict[str, Entry]:
     """Parse BibTeX source; ``shown`` is the path used in error messages."""
-    data = read_bibtex(text, shown)
-    return {key: _format(key, entry, data.entries) for key, entry in data.entries.items()}
+    data, warnings = read_bibtex(text, shown)
+    found = Parsed((key, _format(key, entry, data.entries)) for key, entry in data.entries.items())
+    found.warnings = warnings
+    return found
 
 
 def load(path: Path, shown: Path | str) -> dict[str, Entry]:

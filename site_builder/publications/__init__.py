@@ -132,7 +132,7 @@ def parse_publications(
 ) -> Publications:
     """``text`` (a .bib file's) as Publications; ``author`` is the name to mark."""
     try:
-        bib = read_bibtex(text, shown)
+        bib, repeated = read_bibtex(text, shown)
     except BuildError as exc:
         open_entry = unclosed(text) if "syntax error" in exc.message else None
         if open_entry is None:
@@ -141,7 +141,7 @@ def parse_publications(
         raise BuildError(shown, line, f"entry '{key}' is not closed: a '}}' is missing") from None
     spans = scan(text)
     me = site_name(author) if author.strip() else None
-    warnings: list[BuildWarning] = []
+    warnings: list[BuildWarning] = list(repeated)
     papers = []
     containers = crossref_targets(bib.entries)
     for key, entry in bib.entries.items():
