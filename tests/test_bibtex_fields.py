@@ -34,10 +34,32 @@ ROOT = Path(__file__).parent
         (r"In 29th $\{$USENIX$\}$ Security", "In 29th USENIX Security"),  # Google Scholar
         (r"a \$2 million puzzle", "a $2 million puzzle"),
         (r"\rpackage{irace} in \proglang{R}", "irace in R"),  # a @preamble's own macros
+        # Mendeley's accent on \i with the word going on (latexcodec read \in, \ia)
+        (r"Mart\'\in Farach and Terr\'on-D\'\iaz", "Martín Farach and Terrón-Díaz"),
+        # Zotero: an abstract's <p>, braces and backslash; these were dropped or left raw
+        (r"{\textless}p{\textgreater}A \textless{} B{\textless}/p{\textgreater}", "<p>A < B</p>"),
+        (
+            r"sets \{x\} and {\textbackslash}n, \textasciitilde5 \texttimes{} 2",
+            "sets {x} and \\n, ~5 \u00d7 2",
+        ),
     ],
 )
 def test_latex_text_commands_become_text(latex: str, text: str) -> None:
     assert bibliography._latex(latex) == text
+
+
+@pytest.mark.parametrize(
+    "title", [r"The $$\phi$$ Accrual Failure Detector", r"The \($\phi$\) Accrual Failure Detector"]
+)
+def test_mendeleys_double_dollars_in_a_title_are_inline_math(title: str) -> None:
+    """``$$\\phi$$`` (Mendeley writes a title's math so) lost its φ in a post's references
+    (``The $ accrual``) and showed as TeX on the publications page."""
+    text, html = bibliography._title(title)
+    assert text == r"The \phi accrual failure detector" and html.count("<math") == 1
+    pubs = parse_publications(
+        f"@misc{{a, title = {{{title}}}, year = 2004}}", Path("p.bib"), ROOT, ""
+    )
+    assert pubs.entries[0].title == "The ϕ Accrual Failure Detector"
 
 
 def test_a_titles_formulas_are_left_to_math_core() -> None:

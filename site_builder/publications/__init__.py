@@ -24,7 +24,7 @@ from typing import Any
 from site_builder.bibfields import CONTAINERS, crossref_targets, fields_of
 from site_builder.bibliography import _latex, verbatim
 from site_builder.bibread import read_bibtex
-from site_builder.bibtex_latex import tidy
+from site_builder.bibtex_latex import tidy, undollar
 from site_builder.errors import BuildError, BuildWarning, Location
 from site_builder.publications.links import Link, links
 from site_builder.publications.people import Author, Name, authors, site_name
@@ -209,7 +209,7 @@ def _decode(value: str) -> str:
     try:
         return _latex(_PERCENT.sub(lambda m: m.group() if m.group() != "%" else "\\%", value))
     except Exception:  # pybtex's LaTeX reader rejects a few odd strings: show them as written
-        return " ".join(value.split())
+        return undollar(" ".join(value.split()))
 
 
 def _rich(value: str, macros: tuple[tuple[str, str], ...]) -> tuple[str, str]:
