@@ -56,6 +56,7 @@ def read_bibtex(text: str, shown: Path | str) -> tuple[Any, tuple[BuildWarning, 
         raise BuildError(shown, exc.lineno, message) from None
     except PybtexSyntaxError as exc:
         detail = str(exc).split(": ", 1)[-1]  # drop pybtex's own "syntax error in line N"
+        detail += _missing_comma(text, exc.lineno, detail)
         raise BuildError(shown, exc.lineno, f"BibTeX syntax error: {detail}") from None
     except BibliographyDataError as exc:
         line = _duplicate_line(text, str(exc))
@@ -99,6 +100,21 @@ def _keep_first(parser: type) -> type:
             self.repeated.append((str(error), "; BibTeX keeps the first"))
 
     return KeepFirst
+
+
+_FIELD_START = re.compile(r"\s*[\w.:+-]+\s*=")
+
+
+def _missing_comma(text: str, line: int | None, detail: str) -> str:
+    """A hint when the entry's end was expected where a field starts: the line before
+    lacks its comma (``publisher = {Elsevier}`` then ``google_scholar_id = {..}``)."""
+    lines = text.split("\n")
+    if line is None or detail not in ("'}' expected", "')' expected") or line > len(lines):
+        return ""
+    if not _FIELD_START.match(lines[line - 1]):
+        return ""
+    before = next((n for n in range(line - 1, 0, -1) if lines[n - 1].strip()), None)
+    return f": is a ',' missing at the end of line {before}?" if before else ""
 
 
 def _duplicate_line(text: str, message: str) -> int | None:

@@ -148,6 +148,27 @@ def test_a_repeated_entry_or_field_is_a_warning_and_the_first_is_kept(
     assert [entry.year for entry in found.values()] == [year]
 
 
+@pytest.mark.parametrize(
+    ("bib", "message"),
+    [
+        (  # an al-folio entry with a field added at its end (98Ali/98ali.github.io)
+            "@article{a,\n  title={T},\n  publisher={Elsevier}\n  google_scholar_id={x}\n}\n",
+            "r.bib:4: BibTeX syntax error: '}' expected: is a ',' missing at the end of line 3?",
+        ),
+        (
+            "@article(a,\n  title={T}\n\n  year=2024\n)\n",
+            "r.bib:4: BibTeX syntax error: ')' expected: is a ',' missing at the end of line 2?",
+        ),
+        ('@article{a,\n  title={T}\n  "x"\n}\n', "r.bib:3: BibTeX syntax error: '}' expected"),
+    ],
+)
+def test_a_missing_comma_between_fields_is_named(bib: str, message: str) -> None:
+    with pytest.raises(BuildError) as caught:
+        bibliography.parse(bib, "r.bib")
+    assert str(caught.value).startswith(message)
+    assert "missing" not in message or str(caught.value) == message
+
+
 def test_a_form_feed_between_entries_is_whitespace() -> None:
     """Pasted from a printed bibliography, it stopped the build as a page's control character."""
     text = "@misc{a, title = {T}, year = 2020}\n\f\n@misc{b, title = {U}}"
