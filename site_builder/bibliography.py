@@ -226,11 +226,12 @@ def _colon_parts(value: str) -> list[str]:
 
 def _person(person: Any) -> tuple[str, str]:
     """(surname as shown, "Surname, F. M.") for one pybtex Person."""
-    last = " ".join(_latex(p) for p in [*person.prelast_names, *person.last_names])
+    # Decoded whole: ``Gro\\ss hans`` is two parts to BibTeX, one word (Großhans) to TeX.
+    last = _latex(" ".join([*person.prelast_names, *person.last_names]))
     initials = " ".join(
         f"{_latex(n)[0]}." for n in [*person.first_names, *person.middle_names] if _latex(n)
     )
-    jr = ", " + " ".join(_latex(n) for n in person.lineage_names) if person.lineage_names else ""
+    jr = ", " + _latex(" ".join(person.lineage_names)) if person.lineage_names else ""
     return last, f"{last}, {initials}{jr}" if initials else f"{last}{jr}"
 
 
@@ -284,21 +285,23 @@ def _format(key: str, entry: Any, entries: Mapping[str, Any]) -> Entry:
     html_parts = [f"{escape(listed)} ({escape(year)})." if listed else ""]
     shown_title = "" if not listed else title
     if shown_title:
-        text_parts.append(f"{shown_title}.")
-        html_parts.append(f"<em>{title_html}</em>." if book else f"{title_html}.")
+        stop = _stop(title)
+        text_parts.append(f"{shown_title}{stop}")
+        html_parts.append(f"<em>{title_html}</em>{stop}" if book else f"{title_html}{stop}")
     elif not listed:
         html_parts[0] = f"<em>{title_html}</em> ({escape(year)})."
     if container:
         lead = "In " if entry.type.lower() in ("inproceedings", "incollection", "inbook") else ""
         extra = f" ({', '.join(details)})" if details else ""
-        text_parts.append(f"{lead}{container}{extra}.")
-        html_parts.append(f"{lead}<em>{escape(container)}</em>{escape(extra)}.")
+        stop = _stop(extra or container)
+        text_parts.append(f"{lead}{container}{extra}{stop}")
+        html_parts.append(f"{lead}<em>{escape(container)}</em>{escape(extra)}{stop}")
     elif details:
         text_parts.append(", ".join(details) + ".")
         html_parts.append(escape(", ".join(details)) + ".")
     if publisher:
-        text_parts.append(f"{publisher}.")
-        html_parts.append(f"{escape(publisher)}.")
+        text_parts.append(f"{publisher}{_stop(publisher)}")
+        html_parts.append(f"{escape(publisher)}{_stop(publisher)}")
     if url:
         text_parts.append(url)
         live = _live_url(url)
@@ -310,6 +313,12 @@ def _format(key: str, entry: Any, entries: Mapping[str, Any]) -> Entry:
         text=" ".join(p for p in text_parts if p),
         html=" ".join(p for p in html_parts if p),
     )
+
+
+def _stop(part: str) -> str:
+    """The full stop after a part, unless it ends in one already: "filopodia.", "track?",
+    "Phys. Rev. Lett." (APA adds none; a second one showed as "filopodia..")."""
+    return "" if part.rstrip().endswith((".", "?", "!")) else "."
 
 
 def _live_url(url: str) -> bool:
