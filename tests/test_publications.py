@@ -224,6 +224,22 @@ def test_a_missing_local_file_is_a_warning_at_its_line(edge) -> None:  # type: i
     assert "Poster" not in labels
 
 
+@pytest.mark.parametrize(
+    ("fields", "labels"),
+    [
+        ("eprint = {2002.07764}, eprinttype = {arxiv}", ["arXiv"]),  # Zotero's biblatex
+        ("eprint = {2002.07764}, archivePrefix = {arXiv}", ["arXiv"]),
+        ("eprint = {2002.07764}", ["arXiv"]),
+        ("eprint = {19192285}, eprinttype = {pmid}", []),  # a PubMed id is no arXiv link
+        ("eprint = {19192285}, archivePrefix = {PMID}", []),
+    ],
+)
+def test_an_eprint_is_an_arxiv_button_only_for_arxiv(fields: str, labels: list[str]) -> None:
+    text = f"@article{{a, title = {{T}}, year = 2009, {fields}}}"
+    pubs = parse_publications(text, Path("papers.bib"), DATA, "A B")
+    assert [link.label for link in pubs.entries[0].links] == labels
+
+
 def test_link_fields_are_read_verbatim_not_as_latex(edge) -> None:  # type: ignore[no-untyped-def]
     links = {link.label: link.href for link in edge.publications.entries[-1].links}
     assert links == {

@@ -5,7 +5,8 @@ site: a path under ``static/`` (``papers/x.pdf`` is ``static/papers/x.pdf``), or
 as al-folio keeps papers in ``assets/pdf/``, under ``static/pdf/``. A file that
 is in neither place is a warning at the field's line, and gets no button (it would
 be a broken link).
-An ``arxiv`` (or ``eprint``) field is an arXiv identifier, ``doi`` a DOI.
+An ``arxiv`` field is an arXiv identifier, and so is ``eprint`` unless ``archivePrefix``
+(or biblatex's ``eprinttype``) names another archive; ``doi`` is a DOI.
 """
 
 from __future__ import annotations
@@ -55,9 +56,10 @@ def links(
     """The buttons for one entry's (decoded, lower-cased) ``fields``, and what was wrong."""
     out: list[Link] = []
     warnings: list[BuildWarning] = []
-    arxiv = fields.get("arxiv") or (
-        fields.get("eprint", "") if fields.get("archiveprefix", "arxiv").lower() == "arxiv" else ""
-    )
+    # biblatex names the archive ``eprinttype`` (Zotero: ``{arxiv}``, or ``{pmid}`` for a
+    # PubMed id, which as an arXiv link led nowhere); BibTeX styles ``archivePrefix``.
+    archive = fields.get("archiveprefix") or fields.get("eprinttype") or "arxiv"
+    arxiv = fields.get("arxiv") or (fields.get("eprint", "") if archive.lower() == "arxiv" else "")
     for name, label in LINK_FIELDS:
         value = arxiv if name == "arxiv" else fields.get(name, "")
         value = value.strip()
