@@ -305,7 +305,8 @@ def _format(key: str, entry: Any, entries: Mapping[str, Any]) -> Entry:
     if url:
         text_parts.append(url)
         live = _live_url(url)
-        html_parts.append(f'<a href="{escape(url)}">{escape(url)}</a>' if live else escape(url))
+        href = escape(url.replace(" ", "%20"))  # Mendeley's URLs hold spaces: not in an href
+        html_parts.append(f'<a href="{href}">{escape(url)}</a>' if live else escape(url))
     return Entry(
         key=key,
         authors=short or title,
