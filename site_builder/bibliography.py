@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from site_builder.bibfields import fields_of
+from site_builder.bibhref import _live_url, doi_of, encoded
 from site_builder.bibread import read_bibtex
 from site_builder.bibtex_latex import tidy, undollar
 from site_builder.errors import BuildError, BuildWarning
@@ -277,7 +278,7 @@ def _format(key: str, entry: Any, entries: Mapping[str, Any]) -> Entry:
     pages = re.sub(r"(?<=\w)\s*-\s*(?=\w)", "\u2013", field("pages"))
     if pages:
         details.append(("pp. " if "\u2013" in pages else "p. ") + pages)
-    doi = verbatim(_URL.sub(r"\1", fields.get("doi", ""))).removeprefix("https://doi.org/")
+    doi = doi_of(verbatim(_URL.sub(r"\1", fields.get("doi", ""))))
     url = f"https://doi.org/{doi}" if doi else verbatim(_URL.sub(r"\1", fields.get("url", "")))
     book = entry.type.lower() in ("book", "phdthesis", "mastersthesis", "techreport")
 
@@ -305,8 +306,8 @@ def _format(key: str, entry: Any, entries: Mapping[str, Any]) -> Entry:
     if url:
         text_parts.append(url)
         live = _live_url(url)
-        href = escape(url.replace(" ", "%20"))  # Mendeley's URLs hold spaces: not in an href
-        html_parts.append(f'<a href="{href}">{escape(url)}</a>' if live else escape(url))
+        link = f'<a href="{escape(encoded(url))}">{escape(url)}</a>'
+        html_parts.append(link if live else escape(url))
     return Entry(
         key=key,
         authors=short or title,
@@ -320,18 +321,6 @@ def _stop(part: str) -> str:
     """The full stop after a part, unless it ends in one already: "filopodia.", "track?",
     "Phys. Rev. Lett." (APA adds none; a second one showed as "filopodia..")."""
     return "" if part.rstrip().endswith((".", "?", "!")) else "."
-
-
-def _live_url(url: str) -> bool:
-    """Markdown's link policy for a ``url``/``doi`` field: ``javascript:``, ``vbscript:``,
-    ``file:`` and ``data:`` (but images) stay text. Browsers drop tabs and line breaks
-    inside a URL and control characters around it, so the check reads it as they do."""
-    from markdown_it.common.normalize_url import validateLink
-
-    return validateLink(re.sub(r"[\t\n\r]", "", url).strip(_C0_AND_SPACE))
-
-
-_C0_AND_SPACE = "".join(chr(code) for code in range(0x21))
 
 
 def file_for(named: Path | None, root: Path) -> Path | None:

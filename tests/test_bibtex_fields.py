@@ -193,3 +193,34 @@ def test_a_url_field_is_an_address_and_one_hyphen_makes_a_page_range() -> None:
     entry = bibliography.parse(bib, "r.bib")["a"]
     assert '<a href="https://x.org/~user/p--q.pdf">' in entry.html
     assert "(pp. 109\u2013118)" in entry.text
+
+
+@pytest.mark.parametrize(
+    "doi",
+    [
+        "10.1109/WAINA.2013.149",
+        "DOI 10.1109/WAINA.2013.149",  # an IRIS export (25sal/25sal)
+        "doi:10.1109/WAINA.2013.149",
+        "http://dx.doi.org/10.1109/WAINA.2013.149",
+    ],
+)
+def test_a_doi_in_any_of_its_written_forms_links_to_doi_org(doi: str) -> None:
+    """``DOI 10.1109/..`` and ``http://dx.doi.org/..`` became ``https://doi.org/DOI 10..``
+    and ``https://doi.org/http://dx.doi.org/..``: links that lead nowhere."""
+    text = f"@inproceedings{{a, title = {{T}}, year = 2013, doi = {{{doi}}}}}"
+    entry = bibliography.parse(text, "refs.bib")["a"]
+    assert 'href="https://doi.org/10.1109/WAINA.2013.149"' in entry.html
+    pubs = parse_publications(text, Path("papers.bib"), ROOT, "")
+    assert [link.href for link in pubs.entries[0].links] == [
+        "https://doi.org/10.1109/WAINA.2013.149"
+    ]
+
+
+def test_a_sici_dois_angle_brackets_are_encoded_in_the_link() -> None:
+    """A SICI DOI (AMS journals, 05michaelallen/thesis) holds ``<`` and ``>``."""
+    doi = "10.1175/1520-0450(1977)016<0129:EEOUEO>2.0.CO;2"
+    text = f"@article{{a, title = {{T}}, year = 1977, doi = {{{doi}}}}}"
+    href = "https://doi.org/10.1175/1520-0450(1977)016%3C0129:EEOUEO%3E2.0.CO;2"
+    assert f'href="{href}"' in bibliography.parse(text, "refs.bib")["a"].html
+    pubs = parse_publications(text, Path("papers.bib"), ROOT, "")
+    assert [link.href for link in pubs.entries[0].links] == [href]

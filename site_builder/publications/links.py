@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from site_builder.bibliography import _live_url
+from site_builder.bibhref import _live_url, doi_of, encoded
 from site_builder.errors import BuildWarning, Location
 
 # (field, button label) in the order the buttons are shown: al-folio's order.
@@ -34,7 +34,6 @@ LINK_FIELDS = (
     ("blog", "Blog"),
 )
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
-_DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:)", re.IGNORECASE)
 _ARXIV = "https://arxiv.org/abs/"
 _ARXIV_PREFIX = re.compile(r"^(?:https?://arxiv\.org/(?:abs|pdf)/|arxiv:)", re.IGNORECASE)
 
@@ -69,7 +68,7 @@ def links(
             ident = _ARXIV_PREFIX.sub("", value)
             href = value if value.startswith(("https://", "http://")) else _ARXIV + ident
         elif name == "doi":
-            href = "https://doi.org/" + _DOI_PREFIX.sub("", value)
+            href = "https://doi.org/" + doi_of(value)
         elif _SCHEME.match(value) or value.startswith("//"):
             href = value
         else:
@@ -83,7 +82,7 @@ def links(
             problem = f"'{name}' is not a link this page can follow: {value!r}"
             warnings.append(BuildWarning(Location(where, line_of.get(name)), problem))
             continue
-        out.append(Link(name, label, href))
+        out.append(Link(name, label, encoded(href)))
     return tuple(out), tuple(warnings)
 
 
