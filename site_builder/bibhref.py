@@ -16,6 +16,20 @@ def doi_of(value: str) -> str:
     return _DOI_PREFIX.sub("", value.strip())
 
 
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:(?://|(?=[^\s<>]+$))")
+_HOST = re.compile(r"^(?:www\.)?[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}(?:[/:?#]|$)")
+
+
+def address(url: str) -> str | None:
+    """What a ``url`` field links to: an address with a scheme as written, a bare host
+    (``www.exascaleproject.org``, ``dl.acm.org/citation..``) over https, and nothing for
+    anything else, which a browser would read as a page of this site (``system/files/x.pdf``)
+    or which is no address at all (HTML pasted in: ``doi:<a href="..">..</a>``)."""
+    if _SCHEME.match(url):
+        return url
+    return f"https://{url}" if _HOST.match(url) else None
+
+
 def encoded(url: str) -> str:
     """``url`` with what an address cannot hold percent-encoded: Mendeley's spaces, a SICI
     DOI's ``<`` and ``>`` (``..036<1117:CUST>2.0.CO;2``); the rest as written."""

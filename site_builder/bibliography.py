@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from site_builder.bibfields import fields_of
-from site_builder.bibhref import _live_url, doi_of, encoded
+from site_builder.bibhref import _live_url, address, doi_of, encoded
 from site_builder.bibread import read_bibtex
 from site_builder.bibtex_latex import tidy, undollar
 from site_builder.errors import BuildError, BuildWarning
@@ -305,8 +305,9 @@ def _format(key: str, entry: Any, entries: Mapping[str, Any]) -> Entry:
         html_parts.append(f"{escape(publisher)}{_stop(publisher)}")
     if url:
         text_parts.append(url)
-        live = _live_url(url)
-        link = f'<a href="{escape(encoded(url))}">{escape(url)}</a>'
+        href = address(url)
+        live = href is not None and _live_url(href)
+        link = f'<a href="{escape(encoded(href or url))}">{escape(url)}</a>'
         html_parts.append(link if live else escape(url))
     return Entry(
         key=key,

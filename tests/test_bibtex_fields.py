@@ -224,3 +224,21 @@ def test_a_sici_dois_angle_brackets_are_encoded_in_the_link() -> None:
     assert f'href="{href}"' in bibliography.parse(text, "refs.bib")["a"].html
     pubs = parse_publications(text, Path("papers.bib"), ROOT, "")
     assert [link.href for link in pubs.entries[0].links] == [href]
+
+
+@pytest.mark.parametrize(
+    ("url", "href"),
+    [
+        ("https://example.org/a", "https://example.org/a"),
+        ("www.exascaleproject.org", "https://www.exascaleproject.org"),  # celeritas
+        ("dl.acm.org/citation.cfm?id=2479440", "https://dl.acm.org/citation.cfm?id=2479440"),
+        ("system/files/publications/x.pdf", None),  # DCBoland/thesis: no page of this site
+        ('doi:<a href="https://doi.org/10.1115/1.4071133">10.1115/1.4071133</a>', None),
+    ],
+)
+def test_a_url_field_links_only_to_an_address(url: str, href: str | None) -> None:
+    """A bare host was a link relative to the post; HTML pasted into the field (355
+    entries of 4C-multiphysics/website) a ``doi:%3Ca..`` link: both led nowhere."""
+    text = f"@misc{{a, title = {{T}}, year = 2020, url = {{{url}}}}}"
+    html = bibliography.parse(text, "refs.bib")["a"].html
+    assert (f'<a href="{href}"' in html) if href else "<a " not in html
