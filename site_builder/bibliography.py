@@ -230,10 +230,17 @@ def _person(person: Any) -> tuple[str, str]:
     # Decoded whole: ``Gro\\ss hans`` is two parts to BibTeX, one word (Großhans) to TeX.
     last = _latex(" ".join([*person.prelast_names, *person.last_names]))
     initials = " ".join(
-        f"{_latex(n)[0]}." for n in [*person.first_names, *person.middle_names] if _latex(n)
+        _initial(n) for n in [*person.first_names, *person.middle_names] if _latex(n)
     )
     jr = ", " + _latex(" ".join(person.lineage_names)) if person.lineage_names else ""
     return last, f"{last}, {initials}{jr}" if initials else f"{last}{jr}"
+
+
+def _initial(name: str) -> str:
+    """ "J." for "John"; a group that starts with a command is one letter to BibTeX, so
+    ADS's ``{\\relax Th}.`` is "Th.", as BibTeX abbreviates it."""
+    group = re.match(r"\{\\[A-Za-z]+\s*([^{}]*)\}", name)
+    return f"{_latex(group.group(0)) if group else _latex(name)[0]}."
 
 
 def _authors(persons: list[Any]) -> tuple[str, str]:

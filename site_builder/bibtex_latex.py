@@ -20,6 +20,7 @@ group bibliographies), what was left raw is rewritten here first:
   as ``{\\textless}p{\\textgreater}``): latexcodec left them, or dropped them;
 - Mendeley's ``\\'\\in`` (``Mart\\'\\in``) is an accent on a dotless i before the word
   goes on, as the author meant, not the control word ``\\in``;
+- ``\\relax`` is nothing (ADS's ``{\\relax Th}.``, an initial of two letters);
 - the AAS journal macros ADS writes (``\\apj``, ``\\mnras``) are the journals'
   abbreviations, as ``aas_macros.sty`` prints them.
 """
@@ -55,7 +56,11 @@ _SWITCH = re.compile(
     r"normalfont|rmfamily|sffamily|ttfamily|small|footnotesize|scriptsize|large|Large|LARGE)"
     r"(?![A-Za-z])\s*"
 )
-_SPACE = re.compile(r"\\[hv]space\*?\s*\{[^{}]*\}|\\(?:linebreak|newline|allowbreak)(?![A-Za-z])")
+# ``\relax`` does nothing: ADS writes ``{\relax Th}.`` so that BibTeX keeps "Th." whole.
+_SPACE = re.compile(
+    r"\\[hv]space\*?\s*\{[^{}]*\}|\\(?:linebreak|newline|allowbreak)(?![A-Za-z])"
+    r"|\\relax(?![A-Za-z])\s*"
+)
 _WORDS = {
     "TeX": "TeX", "LaTeX": "LaTeX", "LaTeXe": "LaTeX2\u03b5", "BibTeX": "BibTeX",
     "XeTeX": "XeTeX", "LuaTeX": "LuaTeX", "textquotesingle": "'", "textquotedbl": '"',

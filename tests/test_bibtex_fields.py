@@ -242,3 +242,12 @@ def test_a_url_field_links_only_to_an_address(url: str, href: str | None) -> Non
     text = f"@misc{{a, title = {{T}}, year = 2020, url = {{{url}}}}}"
     html = bibliography.parse(text, "refs.bib")["a"].html
     assert (f'<a href="{href}"' in html) if href else "<a " not in html
+
+
+def test_ads_relax_initials_keep_both_letters() -> None:
+    """ADS writes ``{\\relax Th}.`` for an initial of two letters (CoreySpohn/dissertation):
+    a post's reference showed "Dall, \\." and the publications page "\\relax Th. Dall"."""
+    text = r"@article{a, author = {Dall, {\relax Th}. and Benz, W.}, title = {T}, year = 2003}"
+    assert bibliography.parse(text, "refs.bib")["a"].text.startswith("Dall, Th., & Benz, W.")
+    pubs = parse_publications(text, Path("papers.bib"), ROOT, "")
+    assert [a.name for a in pubs.entries[0].authors] == ["Th. Dall", "W. Benz"]
