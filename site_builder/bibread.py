@@ -124,7 +124,7 @@ def _duplicate_line(text: str, message: str) -> int | None:
         key, name = field.groups()
         entry = re.search(rf"@\w+\s*[{{(]\s*{re.escape(key)}\s*,", text)
         found = re.finditer(
-            rf"(?im)^\s*{re.escape(name)}\s*=", text[entry.end() :] if entry else ""
+            rf"(?im)(?:^|,)\s*{re.escape(name)}\s*=", text[entry.end() :] if entry else ""
         )
         starts = [entry.end() + m.start() for m in found] if entry else []
     else:

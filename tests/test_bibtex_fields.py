@@ -130,6 +130,12 @@ def test_an_undefined_macro_stops_at_its_line(bib: str, message: str) -> None:
             "BibTeX keeps the first",
             "2019",
         ),
+        (  # on one line
+            "\n@misc{c, title = {T}, year = {2019}, year = {2020}}\n",
+            "refs.bib:2: warning: BibTeX: entry with key c has a duplicate year field; "
+            "BibTeX keeps the first",
+            "2019",
+        ),
         (  # one paper listed twice; DBLP's keys hold colons
             "@misc{DBLP:conf/x/B19, title = {T}, year = 2019}\n\n"
             "@misc{DBLP:conf/x/B19, title = {T}, year = 2020}\n",
