@@ -123,10 +123,10 @@ def _duplicate_line(text: str, message: str) -> int | None:
     if field is not None:
         key, name = field.groups()
         entry = re.search(rf"@\w+\s*[{{(]\s*{re.escape(key)}\s*,", text)
-        found = re.finditer(
-            rf"(?im)(?:^|,)\s*{re.escape(name)}\s*=", text[entry.end() :] if entry else ""
+        found = re.finditer(  # a field starts a line or follows a comma (a one-line entry)
+            rf"(?im)(?:^|,)\s*({re.escape(name)})\s*=", text[entry.end() :] if entry else ""
         )
-        starts = [entry.end() + m.start() for m in found] if entry else []
+        starts = sorted({entry.end() + m.start(1) for m in found}) if entry else []
     else:
         key = message.split("repeated bibliography entry: ", 1)[-1].strip()  # DBLP:conf/..
         starts = [m.start() for m in re.finditer(rf"@\w+\s*[{{(]\s*{re.escape(key)}\s*,", text)]
