@@ -23,9 +23,10 @@ from pathlib import Path
 from typing import Any
 
 from site_builder.bibfields import fields_of
+from site_builder.bibhref import _live_url, address, doi_of, encoded
 from site_builder.bibread import read_bibtex
 from site_builder.bibtex_latex import tidy, undollar
-from site_builder.errors import BuildError
+from site_builder.errors import BuildError, BuildWarning
 
 DEFAULT = Path("content") / "references.bib"
 
@@ -44,10 +45,25 @@ class Entry:
 Bibliography = Mapping[str, Entry]
 
 
+class Parsed(dict[str, Entry]):
+    """A file's entries by key, with the warnings its parse gave (a repeated entry or
+    field): they travel with the entries into the cache, so a post that cites from the
+    file reports them however its bibliography was had (``warnings_of``)."""
+
+    warnings: tuple[BuildWarning, ...] = ()
+
+
+def warnings_of(entries: Bibliography | None) -> tuple[BuildWarning, ...]:
+    """What parsing ``entries``' file warned about; none for a plain mapping."""
+    return entries.warnings if isinstance(entries, Parsed) else ()
+
+
 def parse(text: str, shown: Path | str) -> dict[str, Entry]:
     """Parse BibTeX source; ``shown`` is the path used in error messages."""
-    data = read_bibtex(text, shown)
-    return {key: _format(key, entry, data.entries) for key, entry in data.entries.items()}
+    data, warnings = read_bibtex(text, shown)
+    found = Parsed((key, _format(key, entry, data.entries)) for key, entry in data.entries.items())
+    found.warnings = warnings
+    return found
 
 
 def load(path: Path, shown: Path | str) -> dict[str, Entry]:
@@ -211,12 +227,20 @@ def _colon_parts(value: str) -> list[str]:
 
 def _person(person: Any) -> tuple[str, str]:
     """(surname as shown, "Surname, F. M.") for one pybtex Person."""
-    last = " ".join(_latex(p) for p in [*person.prelast_names, *person.last_names])
+    # Decoded whole: ``Gro\\ss hans`` is two parts to BibTeX, one word (Großhans) to TeX.
+    last = _latex(" ".join([*person.prelast_names, *person.last_names]))
     initials = " ".join(
-        f"{_latex(n)[0]}." for n in [*person.first_names, *person.middle_names] if _latex(n)
+        _initial(n) for n in [*person.first_names, *person.middle_names] if _latex(n)
     )
-    jr = ", " + " ".join(_latex(n) for n in person.lineage_names) if person.lineage_names else ""
+    jr = ", " + _latex(" ".join(person.lineage_names)) if person.lineage_names else ""
     return last, f"{last}, {initials}{jr}" if initials else f"{last}{jr}"
+
+
+def _initial(name: str) -> str:
+    """ "J." for "John"; a group that starts with a command is one letter to BibTeX, so
+    ADS's ``{\\relax Th}.`` is "Th.", as BibTeX abbreviates it."""
+    group = re.match(r"\{\\[A-Za-z]+\s*([^{}]*)\}", name)
+    return f"{_latex(group.group(0)) if group else _latex(name)[0]}."
 
 
 def _authors(persons: list[Any]) -> tuple[str, str]:
@@ -261,7 +285,7 @@ def _format(key: str, entry: Any, entries: Mapping[str, Any]) -> Entry:
     pages = re.sub(r"(?<=\w)\s*-\s*(?=\w)", "\u2013", field("pages"))
     if pages:
         details.append(("pp. " if "\u2013" in pages else "p. ") + pages)
-    doi = verbatim(_URL.sub(r"\1", fields.get("doi", ""))).removeprefix("https://doi.org/")
+    doi = doi_of(verbatim(_URL.sub(r"\1", fields.get("doi", ""))))
     url = f"https://doi.org/{doi}" if doi else verbatim(_URL.sub(r"\1", fields.get("url", "")))
     book = entry.type.lower() in ("book", "phdthesis", "mastersthesis", "techreport")
 
@@ -269,25 +293,29 @@ def _format(key: str, entry: Any, entries: Mapping[str, Any]) -> Entry:
     html_parts = [f"{escape(listed)} ({escape(year)})." if listed else ""]
     shown_title = "" if not listed else title
     if shown_title:
-        text_parts.append(f"{shown_title}.")
-        html_parts.append(f"<em>{title_html}</em>." if book else f"{title_html}.")
+        stop = _stop(title)
+        text_parts.append(f"{shown_title}{stop}")
+        html_parts.append(f"<em>{title_html}</em>{stop}" if book else f"{title_html}{stop}")
     elif not listed:
         html_parts[0] = f"<em>{title_html}</em> ({escape(year)})."
     if container:
         lead = "In " if entry.type.lower() in ("inproceedings", "incollection", "inbook") else ""
         extra = f" ({', '.join(details)})" if details else ""
-        text_parts.append(f"{lead}{container}{extra}.")
-        html_parts.append(f"{lead}<em>{escape(container)}</em>{escape(extra)}.")
+        stop = _stop(extra or container)
+        text_parts.append(f"{lead}{container}{extra}{stop}")
+        html_parts.append(f"{lead}<em>{escape(container)}</em>{escape(extra)}{stop}")
     elif details:
         text_parts.append(", ".join(details) + ".")
         html_parts.append(escape(", ".join(details)) + ".")
     if publisher:
-        text_parts.append(f"{publisher}.")
-        html_parts.append(f"{escape(publisher)}.")
+        text_parts.append(f"{publisher}{_stop(publisher)}")
+        html_parts.append(f"{escape(publisher)}{_stop(publisher)}")
     if url:
         text_parts.append(url)
-        live = _live_url(url)
-        html_parts.append(f'<a href="{escape(url)}">{escape(url)}</a>' if live else escape(url))
+        href = address(url)
+        live = href is not None and _live_url(href)
+        link = f'<a href="{escape(encoded(href or url))}">{escape(url)}</a>'
+        html_parts.append(link if live else escape(url))
     return Entry(
         key=key,
         authors=short or title,
@@ -297,16 +325,10 @@ def _format(key: str, entry: Any, entries: Mapping[str, Any]) -> Entry:
     )
 
 
-def _live_url(url: str) -> bool:
-    """Markdown's link policy for a ``url``/``doi`` field: ``javascript:``, ``vbscript:``,
-    ``file:`` and ``data:`` (but images) stay text. Browsers drop tabs and line breaks
-    inside a URL and control characters around it, so the check reads it as they do."""
-    from markdown_it.common.normalize_url import validateLink
-
-    return validateLink(re.sub(r"[\t\n\r]", "", url).strip(_C0_AND_SPACE))
-
-
-_C0_AND_SPACE = "".join(chr(code) for code in range(0x21))
+def _stop(part: str) -> str:
+    """The full stop after a part, unless it ends in one already: "filopodia.", "track?",
+    "Phys. Rev. Lett." (APA adds none; a second one showed as "filopodia..")."""
+    return "" if part.rstrip().endswith((".", "?", "!")) else "."
 
 
 def file_for(named: Path | None, root: Path) -> Path | None:

@@ -14,7 +14,13 @@ group bibliographies), what was left raw is rewritten here first:
   no character for (``\\`y``) is composed with Unicode's combining marks;
 - ``\\$`` is a dollar sign (held as :data:`DOLLAR` until the text is decoded: a ``$``
   would open math), Google Scholar's ``$\\{$USENIX$\\}$`` is ``{USENIX}``, and
-  ``\\(x\\)`` is math as ``$x$`` is;
+  ``\\(x\\)`` and Mendeley's ``$$x$$`` are math as ``$x$`` is;
+- ``\\{`` and ``\\}`` are braces (Zotero escapes an abstract's own so), ``\\textless``,
+  ``\\textgreater`` and the like their characters (Zotero writes an abstract's ``<p>``
+  as ``{\\textless}p{\\textgreater}``): latexcodec left them, or dropped them;
+- Mendeley's ``\\'\\in`` (``Mart\\'\\in``) is an accent on a dotless i before the word
+  goes on, as the author meant, not the control word ``\\in``;
+- ``\\relax`` is nothing (ADS's ``{\\relax Th}.``, an initial of two letters);
 - the AAS journal macros ADS writes (``\\apj``, ``\\mnras``) are the journals'
   abbreviations, as ``aas_macros.sty`` prints them.
 """
@@ -26,6 +32,9 @@ import unicodedata
 from functools import lru_cache
 
 DOLLAR = "\ue024"  # a literal dollar sign until the text is decoded (see ``undollar``)
+# ``\{``, ``\}``, ``\textbackslash`` and ``\textasciitilde`` until then, as DOLLAR: to
+# latexcodec a brace, a backslash or a ``~`` (a no-break space) is LaTeX of its own.
+_HELD = {"\ue025": "{", "\ue026": "}", "\ue027": "\\", "\ue028": "~"}
 
 _COMBINING = {
     "`": "\u0300", "'": "\u0301", "^": "\u0302", "~": "\u0303", "=": "\u0304",
@@ -35,7 +44,7 @@ _COMBINING = {
 # ``\'{\i}``, ``\'\i``, ``\' i``, ``\'{i}``; a letter-named accent needs a brace or a space.
 _ACCENT = re.compile(
     r"\\(?:([`'^~=.\"])|([uvHrdckb])(?=[\s{]))\s*(?:\{\s*(\\[ij](?![A-Za-z])|[A-Za-z])\s*\}"
-    r"|(\\[ij](?![A-Za-z])|[A-Za-z]))"
+    r"|(\\[ij](?!math)|[A-Za-z]))"
 )
 _FONT = (
     "emph|textit|textbf|textsl|textsc|texttt|textrm|textsf|textup|textmd|textnormal|"
@@ -47,14 +56,22 @@ _SWITCH = re.compile(
     r"normalfont|rmfamily|sffamily|ttfamily|small|footnotesize|scriptsize|large|Large|LARGE)"
     r"(?![A-Za-z])\s*"
 )
-_SPACE = re.compile(r"\\[hv]space\*?\s*\{[^{}]*\}|\\(?:linebreak|newline|allowbreak)(?![A-Za-z])")
+# ``\relax`` does nothing: ADS writes ``{\relax Th}.`` so that BibTeX keeps "Th." whole.
+_SPACE = re.compile(
+    r"\\[hv]space\*?\s*\{[^{}]*\}|\\(?:linebreak|newline|allowbreak)(?![A-Za-z])"
+    r"|\\relax(?![A-Za-z])\s*"
+)
 _WORDS = {
     "TeX": "TeX", "LaTeX": "LaTeX", "LaTeXe": "LaTeX2\u03b5", "BibTeX": "BibTeX",
     "XeTeX": "XeTeX", "LuaTeX": "LuaTeX", "textquotesingle": "'", "textquotedbl": '"',
     "textquoteleft": "\u2018", "textquoteright": "\u2019", "textendash": "\u2013",
-    "textemdash": "\u2014", "textdollar": DOLLAR, "textbar": "|", "textbackslash": "\\",
-    "textasciitilde": "~", "textregistered": "\u00ae", "texttrademark": "\u2122",
+    "textemdash": "\u2014", "textdollar": DOLLAR, "textbar": "|", "textbackslash": "\ue027",
+    "textasciitilde": "\ue028", "textregistered": "\u00ae", "texttrademark": "\u2122",
     "textcopyright": "\u00a9", "textdegree": "\u00b0", "textellipsis": "\u2026",
+    "textless": "<", "textgreater": ">", "texttimes": "\u00d7", "textmu": "\u00b5",
+    "textdagger": "\u2020", "textdaggerdbl": "\u2021", "textminus": "\u2212", "dots": "\u2026",
+    "euro": "\u20ac", "textcelsius": "\u2103", "textperthousand": "\u2030", "slash": "/",
+    "textbraceleft": "\ue025", "textbraceright": "\ue026", "textunderscore": "\\_",
     # aas_macros.sty, as ADS exports write them
     "aj": "AJ", "actaa": "Acta Astron.", "araa": "ARA&A", "apj": "ApJ", "apjl": "ApJL",
     "apjs": "ApJS", "ao": "Appl. Opt.", "apss": "Ap&SS", "aap": "A&A", "aapr": "A&A Rev.",
@@ -79,6 +96,7 @@ _WORDS = {
 _NAMES = "|".join(sorted(_WORDS, key=len, reverse=True))
 _WORD = re.compile(r"\\(" + _NAMES + r")(?![A-Za-z])(?:\{\}|\s*)")
 _MATH = re.compile(r"((?<!\\)\$.+?(?<!\\)\$)", re.DOTALL)
+_DISPLAY = re.compile(r"(?<!\\)\$\$(.+?)(?<!\\)\$\$", re.DOTALL)
 _SUPERSCRIPTS = str.maketrans("0123456789+-=()n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿ")
 _KEEP = frozenset({"url", "href", "cite", "ref"})  # read elsewhere, or not text at all
 
@@ -89,11 +107,13 @@ def tidy(value: str) -> str:
         return value
     value = value.replace("$\\{$", "{").replace("$\\}$", "}").replace("\\$", DOLLAR)
     value = re.sub(r"\\\((.+?)\\\)", r"$\1$", value, flags=re.DOTALL)
+    value = _DISPLAY.sub(r"$\1$", value)  # ``$$x$$`` in a title is inline math
     parts = _MATH.split(value)  # formulas (odd places) are math-core's to read, as written
     return "".join(_text(part) if index % 2 == 0 else part for index, part in enumerate(parts))
 
 
 def _text(value: str) -> str:
+    value = value.replace("\\{", "\ue025").replace("\\}", "\ue026")  # see ``undollar``
     value = _SPACE.sub("", value)
     value = _WORD.sub(_word, value)
     value = _ACCENT.sub(_accented, value)
@@ -108,7 +128,9 @@ def _word(match: re.Match[str]) -> str:
 
 
 def undollar(text: str) -> str:
-    """The decoded text with :data:`DOLLAR` a dollar sign again."""
+    """The decoded text with :data:`DOLLAR` a dollar sign again, and escaped braces braces."""
+    for held, char in _HELD.items():
+        text = text.replace(held, char)
     return text.replace(DOLLAR, "$")
 
 

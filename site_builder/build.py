@@ -85,6 +85,7 @@ def build(
             done = last.render_posts(routes, output, progress, math)  # 3 render posts
             warnings = [*loaded.warnings, *(papers.warnings if papers else ()), *done.warnings]
             warnings += links_to_missing_posts(routes, done.posts, config.root)
+            warnings = list(dict.fromkeys(warnings))  # a .bib's, once for all posts citing it
             if loaded.errors or done.errors:
                 raise BuildErrors([*loaded.errors, *done.errors], tuple(warnings))
             site = build_site(config, done.posts, routes.menu, papers)  # 4 site model

@@ -119,10 +119,12 @@ def render_markdown(
     )
     with text.where_written():
         rendered = render(body, ctx)
-    if text.relocate_warning is None:
-        return rendered
-    warnings = tuple(text.warnings_where_written(rendered.warnings))
-    return dataclasses.replace(rendered, warnings=warnings)
+    warnings = rendered.warnings
+    if text.relocate_warning is not None:
+        warnings = tuple(text.warnings_where_written(rendered.warnings))
+    # A repeated entry or field in the .bib, at its own line (the build reports it once).
+    warnings = (*bibliography.warnings_of(ctx.bibliography), *warnings)
+    return dataclasses.replace(rendered, warnings=warnings) if warnings else rendered
 
 
 def uncached_runners(source: SourcePost, config: SiteConfig) -> Runners:

@@ -224,6 +224,22 @@ def test_a_missing_local_file_is_a_warning_at_its_line(edge) -> None:  # type: i
     assert "Poster" not in labels
 
 
+@pytest.mark.parametrize(
+    ("fields", "labels"),
+    [
+        ("eprint = {2002.07764}, eprinttype = {arxiv}", ["arXiv"]),  # Zotero's biblatex
+        ("eprint = {2002.07764}, archivePrefix = {arXiv}", ["arXiv"]),
+        ("eprint = {2002.07764}", ["arXiv"]),
+        ("eprint = {19192285}, eprinttype = {pmid}", []),  # a PubMed id is no arXiv link
+        ("eprint = {19192285}, archivePrefix = {PMID}", []),
+    ],
+)
+def test_an_eprint_is_an_arxiv_button_only_for_arxiv(fields: str, labels: list[str]) -> None:
+    text = f"@article{{a, title = {{T}}, year = 2009, {fields}}}"
+    pubs = parse_publications(text, Path("papers.bib"), DATA, "A B")
+    assert [link.label for link in pubs.entries[0].links] == labels
+
+
 def test_link_fields_are_read_verbatim_not_as_latex(edge) -> None:  # type: ignore[no-untyped-def]
     links = {link.label: link.href for link in edge.publications.entries[-1].links}
     assert links == {
@@ -239,8 +255,6 @@ def test_link_fields_are_read_verbatim_not_as_latex(edge) -> None:  # type: igno
          6, "entry 'b' is not closed: a '}' is missing"),
         ("---\n---\n@article{a, title={A}, year={2020}}\n\n@misc{b,\n  year = {2021}\n}\n",
          5, "entry 'b' has no title"),
-        ("@article{a, title={A}, year={2020}}\n@article{a, title={B}, year={2021}}\n",
-         2, "BibTeX: repeated bibliography entry: a"),
     ],
 )  # fmt: skip
 def test_a_malformed_entry_stops_at_its_line(text: str, line: int, message: str) -> None:
@@ -248,6 +262,17 @@ def test_a_malformed_entry_stops_at_its_line(text: str, line: int, message: str)
         parse_publications(text, Path("papers.bib"), DATA, "A B")
     assert caught.value.location.line == line
     assert str(caught.value).startswith(f"papers.bib:{line}: {message}")
+
+
+def test_a_repeated_entry_is_a_warning_and_the_first_is_listed() -> None:
+    """As BibTeX does: the file's LaTeX builds, so the page does too."""
+    text = "@article{a, title={A}, year={2020}}\n@article{a, title={B}, year={2021}}\n"
+    pubs = parse_publications(text, Path("papers.bib"), DATA, "A B")
+    assert [(p.title, p.line) for p in pubs.entries] == [("A", 1)]
+    assert [str(w) for w in pubs.warnings] == [
+        "papers.bib:2: warning: BibTeX: repeated bibliography entry: a; "
+        "BibTeX keeps the first and ignores this one"
+    ]
 
 
 def test_load_reads_the_file_relative_to_the_site(tmp_path: Path) -> None:

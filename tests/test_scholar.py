@@ -126,7 +126,10 @@ def test_bib_syntax_error_names_the_bib_and_line(tmp_path: Path) -> None:
         bib.write_text(bib.read_text().replace("Verlagsgesellschaft},", "Verlagsgesellschaft}"))
 
     errors = failure(tmp_path, edit)
-    assert errors == ["content/references.bib:24: BibTeX syntax error: '}' expected"]
+    assert errors == [
+        "content/references.bib:24: BibTeX syntax error: '}' expected: "
+        "is a ',' missing at the end of line 23?"
+    ]
 
 
 def test_unknown_key_and_missing_bibliography(tmp_path: Path) -> None:

@@ -36,7 +36,9 @@ from site_builder.markdown.state import extension_state, inline_lines, needs, re
 # Pandoc's citation keys: a letter, digit or _ first, then internal punctuation, which
 # Pandoc takes only before a letter or digit: ``<a>@handle</a>`` is ``@handle``, its
 # ``</a>`` the HTML it was (taken into the key, it showed as text).
-_KEY = r"[\w](?:\w|[:.#$%&+?<>~/-](?=\w))*?"
+# Any other key is written in braces, as Pandoc reads it: ``@{2003LNP...622..233H}`` (an
+# ADS bibcode), ``@{li_ease--teaching_2019}`` (Zotero), ``@{salimans2017pixelcnn++}``.
+_KEY = r"(?:\{[^\s{}]+\}|[\w](?:\w|[:.#$%&+?<>~/-](?=\w))*?)"
 _KEY_END = r"(?=[.:;,?!)\]\s]*(?:[\s,;\])]|$))"
 _ITEM = re.compile(
     rf"^(?P<prefix>(?:.*[\s(])?)(?P<suppress>-?)@(?P<key>{_KEY}){_KEY_END}(?P<suffix>.*)$", re.S
@@ -96,7 +98,7 @@ def _parse_bare(state: StateInline, silent: bool) -> bool:
     if not silent:
         token = state.push("cite", "", 0)
         token.content = match.group(0)
-        item = {"prefix": "", "suppress": False, "key": match.group("key"), "suffix": ""}
+        item = {"prefix": "", "suppress": False, "key": _unbraced(match.group("key")), "suffix": ""}
         token.meta = {"items": [item], "bracketed": False}
     state.pos = match.end()
     return True
@@ -106,9 +108,19 @@ def _item(match: re.Match[str], bracketed: bool) -> dict[str, Any]:
     return {
         "prefix": match.group("prefix"),
         "suppress": bool(match.group("suppress")),
-        "key": match.group("key"),
+        "key": _unbraced(match.group("key")),
         "suffix": match.group("suffix"),
     }
+
+
+def _written(key: str) -> str:
+    """``key`` as a post cites it: ``@key``, or ``@{key}`` when it needs the braces."""
+    return f"@{key}" if re.fullmatch(_KEY, key) and not key.startswith("{") else f"@{{{key}}}"
+
+
+def _unbraced(key: str) -> str:
+    """``{key}``, Pandoc's form for a key with any characters, as the key itself."""
+    return key[1:-1] if key.startswith("{") else key
 
 
 # --- core rule: resolve, number, build the References list ------------------------------
@@ -162,8 +174,8 @@ def _cite(
     for key in keys:
         if key not in bib:
             close = difflib.get_close_matches(key, sorted(bib), n=1, cutoff=0.6)
-            hint = f" (did you mean @{close[0]}?)" if close else ""
-            report(env, None, f"unknown citation key @{key}{hint}", line=line)
+            hint = f" (did you mean {_written(close[0])}?)" if close else ""
+            report(env, None, f"unknown citation key {_written(key)}{hint}", line=line)
             known = False
     if not known:
         return True

@@ -24,7 +24,7 @@ from typing import Any
 from site_builder.bibfields import CONTAINERS, crossref_targets, fields_of
 from site_builder.bibliography import _latex, verbatim
 from site_builder.bibread import read_bibtex
-from site_builder.bibtex_latex import tidy
+from site_builder.bibtex_latex import tidy, undollar
 from site_builder.errors import BuildError, BuildWarning, Location
 from site_builder.publications.links import Link, links
 from site_builder.publications.people import Author, Name, authors, site_name
@@ -132,7 +132,7 @@ def parse_publications(
 ) -> Publications:
     """``text`` (a .bib file's) as Publications; ``author`` is the name to mark."""
     try:
-        bib = read_bibtex(text, shown)
+        bib, repeated = read_bibtex(text, shown)
     except BuildError as exc:
         open_entry = unclosed(text) if "syntax error" in exc.message else None
         if open_entry is None:
@@ -141,7 +141,7 @@ def parse_publications(
         raise BuildError(shown, line, f"entry '{key}' is not closed: a '}}' is missing") from None
     spans = scan(text)
     me = site_name(author) if author.strip() else None
-    warnings: list[BuildWarning] = []
+    warnings: list[BuildWarning] = list(repeated)
     papers = []
     containers = crossref_targets(bib.entries)
     for key, entry in bib.entries.items():
@@ -209,7 +209,7 @@ def _decode(value: str) -> str:
     try:
         return _latex(_PERCENT.sub(lambda m: m.group() if m.group() != "%" else "\\%", value))
     except Exception:  # pybtex's LaTeX reader rejects a few odd strings: show them as written
-        return " ".join(value.split())
+        return undollar(" ".join(value.split()))
 
 
 def _rich(value: str, macros: tuple[tuple[str, str], ...]) -> tuple[str, str]:

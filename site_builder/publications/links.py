@@ -5,7 +5,8 @@ site: a path under ``static/`` (``papers/x.pdf`` is ``static/papers/x.pdf``), or
 as al-folio keeps papers in ``assets/pdf/``, under ``static/pdf/``. A file that
 is in neither place is a warning at the field's line, and gets no button (it would
 be a broken link).
-An ``arxiv`` (or ``eprint``) field is an arXiv identifier, ``doi`` a DOI.
+An ``arxiv`` field is an arXiv identifier, and so is ``eprint`` unless ``archivePrefix``
+(or biblatex's ``eprinttype``) names another archive; ``doi`` is a DOI.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from site_builder.bibliography import _live_url
+from site_builder.bibhref import _live_url, doi_of, encoded
 from site_builder.errors import BuildWarning, Location
 
 # (field, button label) in the order the buttons are shown: al-folio's order.
@@ -33,7 +34,6 @@ LINK_FIELDS = (
     ("blog", "Blog"),
 )
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
-_DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:)", re.IGNORECASE)
 _ARXIV = "https://arxiv.org/abs/"
 _ARXIV_PREFIX = re.compile(r"^(?:https?://arxiv\.org/(?:abs|pdf)/|arxiv:)", re.IGNORECASE)
 
@@ -55,9 +55,10 @@ def links(
     """The buttons for one entry's (decoded, lower-cased) ``fields``, and what was wrong."""
     out: list[Link] = []
     warnings: list[BuildWarning] = []
-    arxiv = fields.get("arxiv") or (
-        fields.get("eprint", "") if fields.get("archiveprefix", "arxiv").lower() == "arxiv" else ""
-    )
+    # biblatex names the archive ``eprinttype`` (Zotero: ``{arxiv}``, or ``{pmid}`` for a
+    # PubMed id, which as an arXiv link led nowhere); BibTeX styles ``archivePrefix``.
+    archive = fields.get("archiveprefix") or fields.get("eprinttype") or "arxiv"
+    arxiv = fields.get("arxiv") or (fields.get("eprint", "") if archive.lower() == "arxiv" else "")
     for name, label in LINK_FIELDS:
         value = arxiv if name == "arxiv" else fields.get(name, "")
         value = value.strip()
@@ -67,7 +68,7 @@ def links(
             ident = _ARXIV_PREFIX.sub("", value)
             href = value if value.startswith(("https://", "http://")) else _ARXIV + ident
         elif name == "doi":
-            href = "https://doi.org/" + _DOI_PREFIX.sub("", value)
+            href = "https://doi.org/" + doi_of(value)
         elif _SCHEME.match(value) or value.startswith("//"):
             href = value
         else:
@@ -81,7 +82,7 @@ def links(
             problem = f"'{name}' is not a link this page can follow: {value!r}"
             warnings.append(BuildWarning(Location(where, line_of.get(name)), problem))
             continue
-        out.append(Link(name, label, href))
+        out.append(Link(name, label, encoded(href)))
     return tuple(out), tuple(warnings)
 
 

@@ -117,7 +117,8 @@ def scan(text: str) -> dict[str, SourceEntry]:
         key, _, rest = body.partition(",")
         offset = match.end() + len(key) + 1
         fields = tuple(_fields(text, rest, offset))
-        found[key.strip()] = SourceEntry(match.group(1), key.strip(), line, fields)
+        # A repeated key: BibTeX (and pybtex, ``bibread``) keep the first.
+        found.setdefault(key.strip(), SourceEntry(match.group(1), key.strip(), line, fields))
     return found
 
 
