@@ -1,6 +1,6 @@
 """A post's bibliography, brought across beside it: found where the old site kept it,
-as BibTeX (a CSL JSON file converted), and cleaned of what would stop this site's build
-but only made BibTeX warn (a repeated entry, a repeated field)."""
+as BibTeX (a CSL JSON file converted), and cleaned of what BibTeX only warned about (a
+repeated entry, a repeated field), which this site's build would warn about on every build."""
 
 from __future__ import annotations
 
