@@ -54,6 +54,7 @@ REPO_FILES = {
 }
 MARKDOWN = (".md", ".markdown", ".mdx")  # .mdx: Gatsby, Astro, Docusaurus, Next.js
 R_MARKDOWN = (".Rmd", ".rmd", ".Rmarkdown")  # blogdown and Quarto render them too
+RST = (".rst",)  # reStructuredText: Pelican's, Nikola's and ABlog's (``rst``)
 
 
 def _walk(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
