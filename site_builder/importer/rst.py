@@ -33,6 +33,7 @@ from docutils.parsers.rst.directives.images import Figure
 from docutils.readers import standalone
 
 from site_builder.importer import pelican
+from site_builder.importer.common import page_link
 from site_builder.importer.report import PostNotes
 from site_builder.importer.rst_markdown import Writer
 from site_builder.importer.text import Text
@@ -52,6 +53,7 @@ SETTINGS = {
 }
 # Nikola's ``.. key: value`` lines, and the comment lines a post may start with.
 NIKOLA_LINE = re.compile(r"^\.\.\s+([A-Za-z][\w-]*):[ \t]*(.*?)\s*$")
+NIKOLA_ZONE = re.compile(r"\s*\bUTC([+-]\d{1,2}:?\d{2})?\s*$")
 NIKOLA_KEYS = {"category": "categories", "updated": "lastmod"}
 
 
@@ -146,7 +148,10 @@ def _meta_file(path: Path) -> dict[str, Any]:
 
 
 def _nikola_meta(meta: dict[str, Any]) -> dict[str, Any]:
-    """A ``draft`` tag (Nikola's older way) or ``status: draft`` as a draft."""
+    """A ``draft`` tag (Nikola's older way) or ``status: draft`` as a draft; Nikola's
+    ``2015-03-16 00:49:00 UTC+11:00`` as the offset it means."""
+    if isinstance(meta.get("date"), str):
+        meta["date"] = NIKOLA_ZONE.sub(lambda m: " " + (m.group(1) or "Z"), meta["date"])
     tags = [t.strip() for t in str(meta.get("tags", "")).split(",") if t.strip()]
     if "draft" in tags or str(meta.get("status", "")).lower() == "draft":
         meta["draft"] = True
@@ -290,6 +295,14 @@ def _shown_role(name: str, raw: str, text: str, lineno: int, inliner: Any, **_: 
     return [nodes.Text(shown)], [message]
 
 
+def _doc_role(name: str, raw: str, text: str, lineno: int, inliner: Any, **_: Any) -> Role:
+    """Nikola's (and Sphinx's) ``:doc:`text <slug>```: a link to that post here."""
+    found = TARGET.match(text)
+    target = found.group(2) if found else text
+    shown = found.group(1) if found and found.group(1) else target
+    return [nodes.reference(raw, shown, refuri=page_link(target.strip()))], []
+
+
 def _literal_role(name: str, raw: str, text: str, lineno: int, inliner: Any, **_: Any) -> Role:
     """Sphinx's ``:func:``, ``:class:``, ``:kbd:``...: the name as code."""
     found = TARGET.match(text)
@@ -324,7 +337,8 @@ def _register() -> None:
         directives.register_directive(name, _Video)
     directives.register_directive("post", _AblogPost)
     directives.register_directive("thumbnail", Figure)  # Nikola's: a figure of the image
-    for name in ("ref", "doc", "numref", "any", "term", "download"):
+    roles.register_local_role("doc", _doc_role)
+    for name in ("ref", "numref", "any", "term", "download"):
         roles.register_local_role(name, _shown_role)
     for name in LITERAL_ROLES:
         roles.register_local_role(name, _literal_role)

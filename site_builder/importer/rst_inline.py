@@ -61,7 +61,7 @@ class Inline:
     def inline(self, node: nodes.Node) -> str:
         """The Markdown of ``node``'s inline content."""
         if isinstance(node, nodes.Text):
-            return self.escape(str(node))
+            return self.escape(node.astext())  # str() keeps its \\x00 escapes
         name = node.tagname
         method = getattr(self, f"inline_{name}", None)
         if method is not None:
