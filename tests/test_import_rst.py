@@ -91,7 +91,7 @@ def test_a_pelican_rst_blog_imports_and_builds(
     post = (site / "content" / "posts" / "softmax" / "index.md").read_text()
     assert post.startswith(
         "---\ntitle: Softmax, from the scores up\ndate: 2021-03-04T10:20\n"
-        "description: Why the scores are divided by \\sqrt{d}.\n"
+        "description: Why the scores are divided by $\\sqrt{d}$.\n"
         "tags:\n- attention\n- math\n- ML\nupdated: '2021-03-05'\ntoc: true\n---\n"
     )
     assert "$$\nw_i = \\frac{e^{s_i / \\tau}}{\\sum_j e^{s_j / \\tau}}\n$$ {#eq-softmax}" in post

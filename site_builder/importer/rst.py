@@ -168,8 +168,9 @@ def _docinfo(doc: nodes.document) -> dict[str, Any]:
         meta["title"] = _plain(title)
     for info in list(doc.findall(nodes.docinfo)):
         for item in info.children:
+            value: str | list[str]
             if isinstance(item, nodes.field):
-                key, value = item.children[0].astext().lower(), item.children[1].astext()
+                key, value = item.children[0].astext().lower(), _plain(item.children[1])
             elif isinstance(item, nodes.authors):
                 key, value = "authors", [a.astext() for a in item.children]
             else:
@@ -185,10 +186,17 @@ def _docinfo(doc: nodes.document) -> dict[str, Any]:
 
 
 def _plain(node: nodes.Element) -> str:
-    """A title's text, its math as ``$x$`` (a title here renders it)."""
-    return "".join(
-        f"${n.astext()}$" if isinstance(n, nodes.math) else n.astext() for n in node.children
-    )
+    """A title's or a field's text, its math as ``$x$`` (a title or description here
+    renders it)."""
+    parts = []
+    for child in node.children:
+        if isinstance(child, nodes.math):
+            parts.append(f"${child.astext()}$")
+        elif isinstance(child, nodes.Text):
+            parts.append(child.astext())
+        else:
+            parts.append(_plain(child) + (" " if isinstance(child, nodes.paragraph) else ""))
+    return "".join(parts).strip()
 
 
 # -- Directives and roles of Pelican's plugins, Nikola and Sphinx ---------------------
