@@ -175,3 +175,13 @@ def test_broken_rst_is_reported_by_line_and_never_printed_or_raised(
     assert any(n.startswith("post.rst:8: reST: ") and "include" in n for n in notes)
     assert "root:" not in converted.text
     assert all(n.split(":")[1].isdigit() for n in notes)
+
+
+def test_a_line_longer_than_docutils_limit_keeps_the_post(tmp_path: Path) -> None:
+    """docutils (0.17 on) drops the whole document at a line past 10 000 characters, as
+    a pasted test case in a LeetCode post has; the post came across empty."""
+    post = tmp_path / "post.rst"
+    case = ", ".join(["1"] * 6000)
+    post.write_text(f"T\n#\n\n:date: 2016-02-26\n\nIntro.\n\n::\n\n    [{case}]\n")
+    converted = convert_post(post, Path("post.rst"), "jekyll", [tmp_path])
+    assert "Intro.\n\n```\n[1, 1," in converted.text and not converted.notes.notes

@@ -50,6 +50,7 @@ SETTINGS = {
     "input_encoding": "unicode",
     "language_code": "en",
     "traceback": True,
+    "line_length_limit": 1_000_000,  # 10 000 by default: a post with a longer line was lost
 }
 # Nikola's ``.. key: value`` lines, and the comment lines a post may start with.
 NIKOLA_LINE = re.compile(r"^\.\.\s+([A-Za-z][\w-]*):[ \t]*(.*?)\s*$")
