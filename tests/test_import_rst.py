@@ -185,3 +185,12 @@ def test_a_line_longer_than_docutils_limit_keeps_the_post(tmp_path: Path) -> Non
     post.write_text(f"T\n#\n\n:date: 2016-02-26\n\nIntro.\n\n::\n\n    [{case}]\n")
     converted = convert_post(post, Path("post.rst"), "jekyll", [tmp_path])
     assert "Intro.\n\n```\n[1, 1," in converted.text and not converted.notes.notes
+
+
+def test_pelicans_tags_are_split_at_commas_only(tmp_path: Path) -> None:
+    """``:tags: Blog Setup`` is one tag in Pelican; split at every space (Jekyll's rule
+    for a string without a comma) it was two."""
+    post = tmp_path / "post.rst"
+    post.write_text("T\n#\n\n:date: 2018-02-01\n:tags: Blog Setup\n\nText.\n")
+    converted = convert_post(post, Path("post.rst"), "jekyll", [tmp_path])
+    assert "tags:\n- Blog Setup\n" in converted.text

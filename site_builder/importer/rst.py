@@ -183,6 +183,11 @@ def _docinfo(doc: nodes.document) -> dict[str, Any]:
         post.parent.remove(post)
     if str(meta.get("status", "")).lower() == "draft":
         meta["draft"] = True
+    for key in ("tags", "categories"):  # Pelican's lists: split at ``;`` if any, else ``,``
+        listed = meta.get(key)
+        if isinstance(listed, str):
+            parts = listed.split(";" if ";" in listed else ",")
+            meta[key] = [t.strip() for t in parts if t.strip()]
     return meta
 
 
