@@ -3,7 +3,8 @@
 ``tests/fixtures/import/<format>.md`` in markdown-it-py's fixture format (a
 title line, ``.``, the source body, ``.``, the expected body, ``.``). Each body
 is imported as a post of that format with only a title and a date; Hugo posts
-as from a site without goldmark's passthrough.
+as from a site without goldmark's passthrough; ``rst`` bodies as a Pelican post
+written in reStructuredText (its title, then ``:date:``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from markdown_it.utils import read_fixture_file
 from site_builder.importer import convert_post
 
 FIXTURES = Path(__file__).parent / "fixtures" / "import"
-SUFFIX = {"jekyll": ".md", "hugo": ".md", "quarto": ".qmd"}
+SUFFIX = {"jekyll": ".md", "hugo": ".md", "quarto": ".qmd", "rst": ".rst"}
 CASES = [
     pytest.param(path.stem, text, expected, id=f"{path.stem}:{line}:{title}")
     for path in sorted(FIXTURES.glob("*.md"))
@@ -27,8 +28,12 @@ CASES = [
 
 def body(fmt: str, source: str, tmp_path: Path) -> str:
     post = tmp_path / f"post{SUFFIX[fmt]}"
-    post.write_text(f"---\ntitle: T\ndate: 2024-01-01\n---\n\n{source}", encoding="utf-8")
-    converted = convert_post(post, Path(post.name), fmt, [tmp_path], passthrough=False)
+    head = "---\ntitle: T\ndate: 2024-01-01\n---\n\n"
+    if fmt == "rst":  # Pelican's: the title, then its fields
+        head = "#\nT\n#\n\n:date: 2024-01-01\n\n"
+    post.write_text(head + source, encoding="utf-8")
+    reader = "jekyll" if fmt == "rst" else fmt  # Pelican is read as Jekyll is; .rst by docutils
+    converted = convert_post(post, Path(post.name), reader, [tmp_path], passthrough=False)
     return converted.text.split("---\n", 2)[2].strip("\n") + "\n"
 
 

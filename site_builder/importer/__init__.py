@@ -15,39 +15,35 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from site_builder.errors import BuildError
 from site_builder.importer import (
-    admonitions,
     alfolio,
     bib,
     common,
     crosslinks,
-    deflists,
     divs,
     embedded_notebooks,
     finding,
     formulas,
     frontmatter,
     hexo,
-    html,
     html_posts,
     hugo,
     jekyll,
     liquid_blocks,
     listings,
     macros,
-    mdx,
+    markdown_steps,
     notebooks,
     page,
     pelican,
     prose_tex,
     quarto,
-    review_cards,
+    rst,
     shortcodes,
     siteyaml,
     slugs,
@@ -61,13 +57,6 @@ FORMATS = ("jekyll", "hugo", "quarto", "zola")
 # What an undated page keeps of the front matter: no date, so no feed, tags or updates.
 PAGE_KEYS = ("title", "description", "bibliography", "draft", "toc", "math")
 BLANK_LINES = re.compile(r"\n{3,}")
-Converter = Callable[[Text, common.PostContext], None]
-CONVERTERS: dict[str, Converter] = {
-    "jekyll": jekyll.convert,
-    "hugo": hugo.convert,
-    "quarto": quarto.convert,
-    "zola": zola.convert,
-}
 
 
 @dataclass(frozen=True)
@@ -112,16 +101,23 @@ def convert_post(
     if fmt == "quarto":
         raw = quarto.frozen(path, roots, notes) or raw
     raw = common.strip_controls(raw, notes)
-    source = frontmatter.split(raw, notes)
+    is_rst = path.suffix in finding.RST
+    if is_rst:  # docutils read it: its metadata, and its body as this site's Markdown
+        read = rst.convert(raw, path, notes, lambda m: frontmatter.slug_and_date(path, m)[0])
+        source = frontmatter.Source(pelican.lower_keys(read.meta), "", 1)
+    else:
+        source = frontmatter.split(raw, notes)
     meta = frontmatter.with_date({**(defaults or {}), **source.meta})  # a listing's under it
     slug, name_date = frontmatter.slug_and_date(path, meta)
     name_date = name_date or frontmatter.render_day(path, meta, notes)
     body = html_posts.to_markdown(source.body) if path.suffix in HTML_POSTS else source.body
-    text = Text(body, source.body_line)
+    text = read.text if is_rst else Text(body, source.body_line)
     if fmt == "quarto":
         quarto.includes(text, path, roots[0] if roots else path.parent, notes)
     page.unwrap(text)
-    if fmt == "jekyll":  # Liquid ran before anything else: its loops, includes, ``page.x``
+    if is_rst:
+        pelican.convert(text)  # its {filename} and {static} links
+    elif fmt == "jekyll":  # Liquid ran before anything else: its loops, includes, ``page.x``
         base = roots[0] if roots else path.parent
         hexo.convert(text, notes, path, base)  # Hexo's and Octopress's tags, Liquid's kin
         pelican.convert(text)  # Pelican's {static} links, Python-Markdown's :::python
@@ -170,24 +166,18 @@ def convert_post(
     for key, new in renamed.items():
         notes.add(1, f"citation key {key} renamed {new}: a citation here cannot spell it")
         text.text = re.sub(re.escape(key) + r"(?![\w'])", new, text.text)  # same length of lines
-    if path.suffix in finding.R_MARKDOWN:  # blogdown's, in a Hugo site
-        quarto.cells(text, notes)
-    admonitions.admonitions(text, notes)  # before the masks: its body is Markdown
-    CONVERTERS[fmt](text, ctx)
-    front.update(ctx.front)
-    if path.suffix == ".mdx":
-        mdx.convert(text, notes)
-    divs.alerts(text, notes)
-    deflists.join_markers(text)
-    html.break_lines(text)
-    review_cards.convert(text)
-    html.open_math_html(text)
+    if is_rst:
+        front.update(read.front)
+    else:
+        markdown_steps.run(path, text, ctx, fmt)
+        front.update(ctx.front)
     common.text_refs(text)
     common.rewrite_references(text, ctx)
     # Once images are resolved: a figure whose image is missing loses its fences too.
     divs.unwrap_unknown_divs(text, notes)
-    prose_tex.text_commands(text, notes)
-    common.hide_leftovers(text, ctx)
+    if not is_rst:  # reST's text is text: a backslash or a {% %} there is escaped
+        prose_tex.text_commands(text, notes)
+        common.hide_leftovers(text, ctx)
     text.unmask()
     common.comments_last(text)
     common.label_underscores(text)

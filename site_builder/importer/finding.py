@@ -54,6 +54,7 @@ REPO_FILES = {
 }
 MARKDOWN = (".md", ".markdown", ".mdx")  # .mdx: Gatsby, Astro, Docusaurus, Next.js
 R_MARKDOWN = (".Rmd", ".rmd", ".Rmarkdown")  # blogdown and Quarto render them too
+RST = (".rst",)  # reStructuredText: Pelican's, Nikola's and ABlog's (``rst``)
 
 
 def _walk(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
@@ -99,6 +100,8 @@ def find_posts(source: Path, fmt: str) -> tuple[list[Path], list[Path]]:
         if posts.is_dir():  # a post written in HTML, with front matter (``html_posts``)
             files += [p for p in _walk(posts, (".html", ".htm")) if _has_front_matter(p)]
         hexo = [source / "source"] if folders == [source / "source"] else []  # its site root
+        if folders == [source]:  # Pelican, Nikola, ABlog: their posts in reST too
+            files += [p for p in rst_posts(source) if p not in files]
         return sorted(files), [source, *hexo, *_pelican_content(source)]
     if fmt in ("hugo", "zola"):
         content = source / "content" if (source / "content").is_dir() else source
@@ -142,6 +145,54 @@ def _pelican_content(source: Path) -> list[Path]:
     return [folder] if folder.is_dir() else []
 
 
+def rst_posts(source: Path) -> list[Path]:
+    """The posts written in reStructuredText, where the generator reads them: Pelican's
+    content folder but its pages, Nikola's ``POSTS`` globs, ABlog's files holding a
+    ``.. post::`` directive; with none of them, every ``.rst`` file of the folder."""
+    if (source / "pelicanconf.py").is_file() or (source / "publishconf.py").is_file():
+        config = _read(source / "pelicanconf.py")
+        content = (_pelican_content(source) or [source / "content"])[0]
+        if not content.is_dir():
+            content = source
+        pages = set(_quoted(config, "PAGE_PATHS") or ["pages"])
+        articles = _quoted(config, "ARTICLE_PATHS")
+        files = [
+            p
+            for p in _walk(content, RST)
+            if not pages & set(_parents(p, content))
+            and (not articles or any(a.strip("/") in _parents(p, content) for a in articles))
+        ]
+        return files
+    config = _read(source / "conf.py")
+    posts = re.search(r"(?ms)^POSTS\s*=\s*\((.*?)^\)", config)
+    if posts is not None:  # Nikola: ``("posts/*.rst", "posts", "post.tmpl")``
+        lines = [line for line in posts.group(1).split("\n") if not line.strip().startswith("#")]
+        globs = re.findall(r"\(\s*[\"']([^\"']+\.rst)[\"']", "\n".join(lines))
+        return sorted({p for pattern in globs for p in source.glob(pattern) if p.is_file()})
+    if "ablog" in config:  # Sphinx with ABlog: a post is a page with a ``post`` directive
+        return [p for p in _walk(source, RST) if "\n.. post::" in "\n" + _read(p)]
+    return [] if config else _walk(source, RST)  # conf.py alone: Sphinx's documentation
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def _quoted(config: str, name: str) -> list[str]:
+    """The strings of a list setting (``PAGE_PATHS = ["pages", "about"]``)."""
+    found = re.search(rf"(?m)^{name}\s*=\s*[\[(]([^\])]*)[\])]", config)
+    return re.findall(r"[\"']([^\"']+)[\"']", found.group(1)) if found else []
+
+
+def _parents(path: Path, folder: Path) -> list[str]:
+    """The folders between ``folder`` and ``path``, each as a path from ``folder``."""
+    parts = path.relative_to(folder).parts[:-1]
+    return [*parts, *("/".join(parts[: i + 1]) for i in range(1, len(parts)))]
+
+
 # Generators this importer reads as Markdown with MathJax's delimiters (the Jekyll
 # converter), named by their configuration file, so the report names what it read.
 ENGINES = {
@@ -154,6 +205,7 @@ ENGINES = {
     "docusaurus.config.ts": "Docusaurus",
     "mkdocs.yml": "MkDocs",
     "pelicanconf.py": "Pelican",
+    "publishconf.py": "Pelican",
     ".eleventy.js": "Eleventy",
     "eleventy.config.js": "Eleventy",
 }
@@ -166,4 +218,9 @@ def engine(source: Path, fmt: str) -> str:
         return fmt
     if (source / "source" / "_posts").is_dir() and not (source / "_posts").is_dir():
         return "Hexo"
+    config = _read(source / "conf.py")
+    if re.search(r"(?m)^POSTS\s*=", config):
+        return "Nikola"
+    if "ablog" in config:
+        return "ABlog"
     return next((name for file, name in ENGINES.items() if (source / file).exists()), fmt)
