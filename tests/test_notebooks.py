@@ -124,6 +124,8 @@ def test_the_first_heading_after_banner_cells_is_the_title() -> None:
     assert source.front["title"] == "Bayesian Methods"  # type: ignore[attr-defined]
     page = render_notebook(setext, "content/posts/2024-01-02-x.ipynb")
     assert "=====" not in page and "Chapter 1" in page
+    marked = {"cells": [{"markdown": "# Attention, *by hand*: `softmax` of $a*b*c$\nText."}]}
+    assert load(marked).front["title"] == "Attention, by hand: softmax of $a*b*c$"  # type: ignore[attr-defined]
 
 
 def test_date_and_slug_from_a_dated_folder() -> None:

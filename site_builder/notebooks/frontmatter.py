@@ -43,6 +43,8 @@ _ANY_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 _SETEXT_1 = re.compile(r"^ {0,3}=+[ \t]*$")
 _SETEXT = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
 _EMPHASIS = re.compile(r"^(\*\*|__|\*|_)(.+)\1$")  # ``# **Title**``, as Colab notebooks write it
+# ``*by hand*``, ``**step**``, ```code` `` inside a heading: a title is plain text (and math)
+_INNER_MARKUP = re.compile(r"(\*\*|\*|`)(?=\S)(.+?)(?<=\S)\1")
 _FASTPAGES_ITEM = re.compile(r"^\s*-\s+([A-Za-z_][\w-]*)\s*:\s?(.*)$")
 # Keys that only steered Quarto's or fastpages' themes: nothing here reads them.
 DROPPED = frozenset(
@@ -138,8 +140,11 @@ def _has_setext(lines: list[str]) -> bool:
 
 
 def _unwrapped(text: str) -> str:
+    """A heading's text as a title: plain text, its math (``$x$``) kept as written."""
     match = _EMPHASIS.match(text)
-    return match.group(2).strip() if match else text
+    text = match.group(2).strip() if match else text
+    parts = re.split(r"(\$[^$]*\$)", text)  # odd parts are math: ``$a*b*c$`` stays
+    return "".join(p if i % 2 else _INNER_MARKUP.sub(r"\2", p) for i, p in enumerate(parts))
 
 
 def _first_cell(cells: list[Any]) -> tuple[int, Any] | None:
