@@ -140,6 +140,31 @@ def test_a_nikola_post_takes_its_metadata_from_comments_or_its_meta_file(tmp_pat
     assert b.slug == "old-style" and "title: Old style\ndate: '2012-03-30T23:00:00'" in b.text
 
 
+def test_nikolas_txt_and_markdown_posts_come_across_with_their_metadata(tmp_path: Path) -> None:
+    """Nikola reads ``.txt`` posts as reST (its ``POSTS`` says where), and a Markdown
+    post keeps its ``.. title:`` lines in an HTML comment at the top."""
+    blog = tmp_path / "blog"
+    (blog / "posts").mkdir(parents=True)
+    (blog / "conf.py").write_text(
+        'POSTS = (\n    ("posts/*.txt", "posts", "post.tmpl"),\n'
+        '    ("posts/*.md", "posts", "post.tmpl"),\n)\n'
+    )
+    (blog / "posts" / "old.txt").write_text(".. title: Old\n.. date: 2013-01-02\n\n*Text*.\n")
+    (blog / "posts" / "new.md").write_text(
+        "<!--\n.. title: New one\n.. slug: new-one\n.. date: 2020-05-06 07:08:09 UTC\n"
+        ".. tags: ml\n-->\n\nBody with $x$.\n"
+    )
+    (blog / "requirements.txt").write_text("nikola\n")
+    files, _ = find_posts(blog, "jekyll")
+    assert sorted(p.name for p in files) == ["new.md", "old.txt"]
+    old = convert_post(blog / "posts" / "old.txt", Path("old.txt"), "jekyll", [blog])
+    assert old.text == "---\ntitle: Old\ndate: '2013-01-02'\n---\n\n*Text*.\n"
+    new = convert_post(blog / "posts" / "new.md", Path("new.md"), "jekyll", [blog])
+    assert new.slug == "new-one"
+    assert new.text.startswith("---\ntitle: New one\ndate: '2020-05-06T07:08:09Z'\ntags:\n- ml\n")
+    assert new.text.endswith("Body with $x$.\n") and "<!--" not in new.text
+
+
 def test_an_ablog_post_directive_is_its_front_matter(tmp_path: Path) -> None:
     blog = tmp_path / "blog"
     (blog / "posts").mkdir(parents=True)

@@ -101,7 +101,7 @@ def convert_post(
     if fmt == "quarto":
         raw = quarto.frozen(path, roots, notes) or raw
     raw = common.strip_controls(raw, notes)
-    is_rst = path.suffix in finding.RST
+    is_rst = path.suffix in finding.RST_POSTS
     if is_rst:  # docutils read it: its metadata, and its body as this site's Markdown
         read = rst.convert(raw, path, notes, lambda m: frontmatter.slug_and_date(path, m)[0])
         source = frontmatter.Source(pelican.lower_keys(read.meta), "", 1)

@@ -55,6 +55,8 @@ REPO_FILES = {
 MARKDOWN = (".md", ".markdown", ".mdx")  # .mdx: Gatsby, Astro, Docusaurus, Next.js
 R_MARKDOWN = (".Rmd", ".rmd", ".Rmarkdown")  # blogdown and Quarto render them too
 RST = (".rst",)  # reStructuredText: Pelican's, Nikola's and ABlog's (``rst``)
+# A post read as reStructuredText: Nikola's ``.txt`` too, found only through its ``POSTS``
+RST_POSTS = (*RST, ".txt")
 
 
 def _walk(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
@@ -165,9 +167,9 @@ def rst_posts(source: Path) -> list[Path]:
         return files
     config = _read(source / "conf.py")
     posts = re.search(r"(?ms)^POSTS\s*=\s*\((.*?)^\)", config)
-    if posts is not None:  # Nikola: ``("posts/*.rst", "posts", "post.tmpl")``
+    if posts is not None:  # Nikola: ``("posts/*.rst", "posts", "post.tmpl")``, and ``.txt``
         lines = [line for line in posts.group(1).split("\n") if not line.strip().startswith("#")]
-        globs = re.findall(r"\(\s*[\"']([^\"']+\.rst)[\"']", "\n".join(lines))
+        globs = re.findall(r"\(\s*[\"']([^\"']+\.(?:rst|txt))[\"']", "\n".join(lines))
         return sorted({p for pattern in globs for p in source.glob(pattern) if p.is_file()})
     if "ablog" in config:  # Sphinx with ABlog: a post is a page with a ``post`` directive
         return [p for p in _walk(source, RST) if "\n.. post::" in "\n" + _read(p)]

@@ -21,7 +21,7 @@ from typing import Any
 import yaml
 
 from site_builder.frontmatter import KNOWN_KEYS
-from site_builder.importer import dates, pelican
+from site_builder.importer import dates, nikola, pelican
 from site_builder.importer.report import PostNotes
 from site_builder.slug import slugify
 from site_builder.sources import author_line
@@ -76,7 +76,7 @@ def split(text: str, notes: PostNotes) -> Source:
     lines = text.split("\n")
     fence = lines[0].rstrip() if lines else ""
     if fence not in ("---", "+++"):
-        return _metadata_lines(lines) or Source({}, text, 1)
+        return _nikola(lines) or _metadata_lines(lines) or Source({}, text, 1)
     closers = ("---", "...") if fence == "---" else ("+++",)
     end = next((i for i in range(1, len(lines)) if lines[i].rstrip() in closers), None)
     if end is None:
@@ -100,6 +100,18 @@ def split(text: str, notes: PostNotes) -> Source:
     if not isinstance(meta, dict):
         meta = {}
     return Source(pelican.lower_keys(meta), "\n".join(lines[end + 1 :]), end + 2)
+
+
+def _nikola(lines: list[str]) -> Source | None:
+    """Nikola's Markdown post: its ``.. title: X`` lines in an HTML comment at the top."""
+    if not lines[0].strip().startswith("<!--"):
+        return None
+    end = next((i for i, line in enumerate(lines) if "-->" in line), None)
+    if end is None:
+        return None
+    inside = [lines[0].strip().removeprefix("<!--"), *lines[1:end], lines[end].split("-->")[0]]
+    meta = nikola.header([line.strip() for line in inside])
+    return Source(meta, "\n".join(lines[end + 1 :]), end + 2) if meta else None
 
 
 def _dated_name(path: Path) -> tuple[str, str | None]:

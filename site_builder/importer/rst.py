@@ -19,7 +19,6 @@ registered in a light form, so they come across rather than becoming errors.
 from __future__ import annotations
 
 import io
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +28,7 @@ from docutils import nodes
 from docutils.core import publish_doctree
 from docutils.readers import standalone
 
-from site_builder.importer import pelican, rst_directives
+from site_builder.importer import nikola, pelican, rst_directives
 from site_builder.importer.report import PostNotes
 from site_builder.importer.rst_markdown import Writer
 from site_builder.importer.text import Text
@@ -48,10 +47,6 @@ SETTINGS = {
     "traceback": True,
     "line_length_limit": 1_000_000,  # 10 000 by default: a post with a longer line was lost
 }
-# Nikola's ``.. key: value`` lines, and the comment lines a post may start with.
-NIKOLA_LINE = re.compile(r"^\.\.\s+([A-Za-z][\w-]*):[ \t]*(.*?)\s*$")
-NIKOLA_ZONE = re.compile(r"\s*\bUTC([+-]\d{1,2}:?\d{2})?\s*$")
-NIKOLA_KEYS = {"category": "categories", "updated": "lastmod"}
 
 
 @dataclass
@@ -82,8 +77,8 @@ def convert(
     """The post at ``path`` (its text ``raw``) as front matter and a Markdown body;
     ``slug_of(meta)`` is its slug, which names its figures."""
     lines = raw.split("\n")
-    header = _nikola_header(lines)
-    meta = dict(header) if header else _meta_file(path)
+    header = nikola.header(lines)
+    meta = dict(header) if header else nikola.meta_file(path)
     messages: list[nodes.system_message] = []
     settings = {**SETTINGS, "warning_stream": io.StringIO(), "doctitle_xform": not meta}
     doc = publish_doctree(
@@ -104,49 +99,6 @@ def convert(
     text.text = "\n\n".join(body) + "\n"
     text.origin = (origin or [1])[: text.text.count("\n") + 1]
     return RstPost(meta, text, writer.front)
-
-
-def _nikola_header(lines: list[str]) -> dict[str, Any]:
-    """Nikola's ``.. title: X`` lines opening the post (before any other text)."""
-    meta: dict[str, Any] = {}
-    for line in lines:
-        found = NIKOLA_LINE.match(line)
-        if found is None:
-            if line.strip():
-                break
-            continue
-        key, value = found.group(1).lower(), found.group(2)
-        if value:
-            meta[NIKOLA_KEYS.get(key, key)] = value
-    return _nikola_meta(meta) if "title" in meta or "slug" in meta else {}
-
-
-def _meta_file(path: Path) -> dict[str, Any]:
-    """Nikola's ``post.meta`` beside ``post.rst``: ``.. key: value`` lines, or its first
-    form, the title, the slug and the date one a line."""
-    meta_path = path.with_suffix(".meta")
-    try:
-        lines = meta_path.read_text(encoding="utf-8").split("\n")
-    except (OSError, UnicodeDecodeError):
-        return {}
-    found = _nikola_header(lines)
-    if found:
-        return found
-    keys = ("title", "slug", "date", "tags", "link", "description")
-    return _nikola_meta({k: v.strip() for k, v in zip(keys, lines, strict=False) if v.strip()})
-
-
-def _nikola_meta(meta: dict[str, Any]) -> dict[str, Any]:
-    """A ``draft`` tag (Nikola's older way) or ``status: draft`` as a draft; Nikola's
-    ``2015-03-16 00:49:00 UTC+11:00`` as the offset it means."""
-    if isinstance(meta.get("date"), str):
-        meta["date"] = NIKOLA_ZONE.sub(lambda m: " " + (m.group(1) or "Z"), meta["date"])
-    tags = [t.strip() for t in str(meta.get("tags", "")).split(",") if t.strip()]
-    if "draft" in tags or str(meta.get("status", "")).lower() == "draft":
-        meta["draft"] = True
-    if tags:
-        meta["tags"] = [t for t in tags if t != "draft"]
-    return meta
 
 
 def _docinfo(doc: nodes.document) -> dict[str, Any]:
