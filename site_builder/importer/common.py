@@ -22,9 +22,11 @@ from site_builder.markdown.crossrefs import KINDS as REF_KINDS
 from site_builder.slug import slugify
 from site_builder.sources import CONTROL
 
-# The destination bare, or in ``<...>`` (which may hold spaces: ``<GD 0.1.svg>``).
+# The destination bare, or in ``<...>`` (which may hold spaces: ``<GD 0.1.svg>``); the
+# alt text may hold brackets two deep (a footnote ``^[...]`` with a link in it).
 MD_IMAGE = re.compile(
-    r"!\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*(?:<([^>\n]+)>|([^)\s>]+))(\s+\"[^\"]*\")?\s*\)"
+    r"!\[((?:[^\[\]]|\[(?:[^\[\]]|\[[^\[\]]*\])*\])*)\]"
+    r"\(\s*(?:<([^>\n]+)>|([^)\s>]+))(\s+\"[^\"]*\")?\s*\)"
     r"(\{[^{}\n]*\})?"
 )
 # Pandoc takes ``![](GD 0.1.svg)``, spaces and all; CommonMark reads it as text.

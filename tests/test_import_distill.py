@@ -1,0 +1,126 @@
+"""``site-builder import`` of a Distill for R Markdown blog (rstudio/distill): posts in
+dated folders under ``_posts/``, knitted beside their ``.Rmd`` with the figures in
+``<slug>_files/figure-html5/``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from site_builder.build import build
+from site_builder.config import load_config
+from site_builder.importer import import_posts
+from site_builder.importer.finding import detect
+from tests.conftest import make_site
+
+POST = """\
+---
+title: "Penguins, measured"
+description: |
+  Bill lengths.
+author:
+  - name: Ada Lovelace
+    url: https://example.org
+    affiliation: Analytical Engines
+  - name: Charles Babbage
+date: 05-12-2021
+categories:
+  - R
+preview: penguins_files/figure-html5/bills-1.png
+bibliography: refs.bib
+citation_url: https://example.org/posts/2021-05-12-penguins/
+output:
+  distill::distill_article:
+    toc: true
+    self_contained: false
+---
+
+```{r setup, include=FALSE}
+knitr::opts_chunk$set(echo = TRUE)
+```
+
+Penguins differ [@gorman2014].^[A footnote.]
+
+<aside>
+A margin note.
+</aside>
+
+::: l-body-outset
+A wide paragraph.
+:::
+
+```{r bills, fig.cap="Bills"}
+plot(penguins$bill_length_mm)
+```
+
+```{r}
+summary(penguins)
+```
+"""
+BIB = "@article{gorman2014,\n  title = {Penguins},\n  author = {Gorman, K.},\n  year = {2014}\n}\n"
+
+
+def distill_blog(root: Path) -> Path:
+    """A Distill blog as ``distill::create_blog`` lays it out, one post knitted."""
+    root.mkdir(parents=True)
+    (root / "_site.yml").write_text(
+        'name: "b"\ntitle: "B"\noutput_dir: _site\nnavbar:\n  right: []\n'
+    )
+    post = root / "_posts/2021-05-12-penguins"
+    (post / "penguins_files/figure-html5").mkdir(parents=True)
+    (post / "penguins.Rmd").write_text(POST)
+    (post / "penguins.html").write_text("<html><img src='penguins_files/figure-html5/bills-1.png'>")
+    (post / "penguins_files/figure-html5/bills-1.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (post / "refs.bib").write_text(BIB)
+    (root / "index.Rmd").write_text("---\ntitle: B\nsite: distill::distill_website\n---\n")
+    return root
+
+
+def test_a_distill_blog_is_found_converted_and_built(tmp_path: Path) -> None:
+    blog = distill_blog(tmp_path / "blog")
+    assert detect(blog) == "distill"
+    site = make_site(tmp_path / "site")
+    into = site / "content/posts"
+    report = import_posts(blog, into)
+    assert report.format == "distill"
+    assert [p.source.name for p in report.posts] == ["penguins.Rmd"]
+    text = (into / "penguins/index.md").read_text()
+    assert "date: '2021-05-12'" in text  # month first, as Distill read it
+    assert "author: Ada Lovelace and Charles Babbage" in text
+    assert "toc: true" in text
+    assert "[@gorman2014]" in text and "^[A footnote.]" in text
+    assert "::: {.column-margin}\nA margin note.\n:::" in text
+    assert "l-body-outset" not in text and "A wide paragraph." in text
+    # the chunk's figure, from the render, after its code
+    assert (
+        "plot(penguins$bill_length_mm)\n```\n\n![](penguins_files/figure-html5/bills-1.png)" in text
+    )
+    assert (into / "penguins/penguins_files/figure-html5/bills-1.png").is_file()
+    assert (into / "penguins/refs.bib").is_file()
+    notes = [n.message for p in report.posts for n in p.notes]
+    assert "chunk bills: its 1 figure(s) taken from the render" in notes
+    assert not any("l-body-outset" in n for n in notes)
+    build(load_config(site), site / "public", jobs=1, use_cache=False)
+    page = (site / "public/posts/penguins/index.html").read_text()
+    assert "bills-1.png" in page and "Gorman" in page
+
+
+def test_the_folder_dates_a_post_whose_front_matter_does_not(tmp_path: Path) -> None:
+    blog = distill_blog(tmp_path / "blog")
+    post = blog / "_posts/2021-05-12-penguins/penguins.Rmd"
+    post.write_text(POST.replace("date: 05-12-2021\n", ""))
+    into = tmp_path / "site/content/posts"
+    import_posts(blog, into)
+    assert "date: '2021-05-12'" in (into / "penguins/index.md").read_text()
+
+
+def test_an_image_whose_caption_holds_a_footnote_with_a_link_is_copied(tmp_path: Path) -> None:
+    """``![A gif.^[From [giphy](https://giphy.com).]](img/a.gif)``: brackets two deep."""
+    blog = distill_blog(tmp_path / "blog")
+    post = blog / "_posts/2021-05-12-penguins"
+    (post / "img").mkdir()
+    (post / "img/a.gif").write_bytes(b"GIF89a")
+    body = "\n![A gif.^[From [giphy](https://giphy.com).]](img/a.gif)\n"
+    (post / "penguins.Rmd").write_text(POST + body)
+    into = tmp_path / "site/content/posts"
+    import_posts(blog, into)
+    assert (into / "penguins/img/a.gif").is_file()
