@@ -124,3 +124,20 @@ def test_an_image_whose_caption_holds_a_footnote_with_a_link_is_copied(tmp_path:
     into = tmp_path / "site/content/posts"
     import_posts(blog, into)
     assert (into / "penguins/img/a.gif").is_file()
+
+
+def test_a_figure_only_the_sites_output_kept_comes_from_there(tmp_path: Path) -> None:
+    """``output_dir: docs``: the render's copy of the post, ``docs/posts/<folder>/``, holds
+    the figures when ``_posts``' own ``_files/`` was not committed."""
+    blog = distill_blog(tmp_path / "blog")
+    (blog / "_site.yml").write_text('name: "b"\noutput_dir: "docs"\n')
+    post = blog / "_posts/2021-05-12-penguins"
+    (post / "penguins_files/figure-html5/bills-1.png").unlink()
+    rendered = blog / "docs/posts/2021-05-12-penguins/penguins_files/figure-html5"
+    rendered.mkdir(parents=True)
+    (rendered / "unnamed-chunk-1-1.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    into = tmp_path / "site/content/posts"
+    import_posts(blog, into)
+    text = (into / "penguins/index.md").read_text()
+    assert "summary(penguins)\n```\n\n![](unnamed-chunk-1-1.png)" in text
+    assert (into / "penguins/unnamed-chunk-1-1.png").is_file()

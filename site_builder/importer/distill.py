@@ -105,27 +105,40 @@ def figures(path: Path, text: Text, notes: PostNotes) -> None:
     """After each knitr chunk, the figures it drew, from the render's
     ``<stem>_files/figure-html5/<label>-<n>.png`` (an unlabelled chunk is knitr's
     ``unnamed-chunk-<k>``, counted over the post's unlabelled chunks)."""
-    folder = path.parent / f"{path.stem}_files" / "figure-html5"
-    drawn: dict[str, list[tuple[int, str]]] = {}
-    if folder.is_dir():
-        for file in folder.iterdir():
+    drawn: dict[str, dict[int, str]] = {}  # label -> number -> the image's path
+    for folder, shown in reversed(_figure_folders(path)):  # the post's own folder wins
+        for file in folder.iterdir() if folder.is_dir() else ():
             found = FIGURE_FILE.match(file.name)
             if found:
-                drawn.setdefault(found.group(1), []).append((int(found.group(2)), file.name))
+                drawn.setdefault(found.group(1), {})[int(found.group(2))] = f"{shown}/{file.name}"
     if not drawn:
         return
     unnamed = iter(range(1, 10**6))
 
     def chunk(match: Match[str], line: int) -> str:
         label = _label(match.group(3), match.group(4)) or f"unnamed-chunk-{next(unnamed)}"
-        files = [name for _, name in sorted(drawn.get(label, []))]
+        files = [name for _, name in sorted(drawn.get(label, {}).items())]
         if not files:
             return match.group(0)
         notes.add(line, f"chunk {label}: its {len(files)} figure(s) taken from the render")
-        shown = "\n\n".join(f"![]({path.stem}_files/figure-html5/{name})" for name in files)
+        shown = "\n\n".join(f"![]({name})" for name in files)
         return f"{match.group(0)}\n\n{shown}\n"
 
     text.sub(quarto.CELL, chunk)
+
+
+def _figure_folders(path: Path) -> list[tuple[Path, str]]:
+    """Where the render kept a post's figures, and how the post names that folder: beside
+    it, else in the site's output (``output_dir: docs`` holds ``docs/posts/<folder>/``,
+    when ``_posts``' own render was not committed), named from the site's root."""
+    figures = Path(f"{path.stem}_files") / "figure-html5"
+    found = [(path.parent / figures, figures.as_posix())]
+    collection, source = path.parent.parent, path.parent.parent.parent
+    if collection.name.startswith("_"):
+        output = _config(source).get("output_dir") or "_site"
+        rendered = Path(str(output)) / collection.name[1:] / path.parent.name / figures
+        found.append((source / rendered, "/" + rendered.as_posix()))
+    return found
 
 
 def _label(lang: str, options: str) -> str | None:
