@@ -141,3 +141,16 @@ def test_a_figure_only_the_sites_output_kept_comes_from_there(tmp_path: Path) ->
     text = (into / "penguins/index.md").read_text()
     assert "summary(penguins)\n```\n\n![](unnamed-chunk-1-1.png)" in text
     assert (into / "penguins/unnamed-chunk-1-1.png").is_file()
+
+
+def test_an_image_whose_file_name_has_spaces_keeps_its_destination(tmp_path: Path) -> None:
+    """``![Net](Network-negative ties.png)`` (Pandoc's) is written
+    ``<Network-negative ties.png>``, which is no custom element left over to comment out."""
+    blog = distill_blog(tmp_path / "blog")
+    post = blog / "_posts/2021-05-12-penguins"
+    (post / "Network-negative ties.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (post / "penguins.Rmd").write_text(POST + "\n![Net](Network-negative ties.png)\n")
+    into = tmp_path / "site/content/posts"
+    report = import_posts(blog, into)
+    assert "![Net](<Network-negative ties.png>)" in (into / "penguins/index.md").read_text()
+    assert not any("custom element" in n.message for p in report.posts for n in p.notes)
