@@ -92,7 +92,8 @@ def test_a_distill_blog_is_found_converted_and_built(tmp_path: Path) -> None:
     assert "l-body-outset" not in text and "A wide paragraph." in text
     # the chunk's figure, from the render, after its code
     assert (
-        "plot(penguins$bill_length_mm)\n```\n\n![](penguins_files/figure-html5/bills-1.png)" in text
+        "plot(penguins$bill_length_mm)\n```\n\n![Bills](penguins_files/figure-html5/bills-1.png)"
+        in text
     )
     assert (into / "penguins/penguins_files/figure-html5/bills-1.png").is_file()
     assert (into / "penguins/refs.bib").is_file()

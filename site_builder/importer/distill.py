@@ -28,6 +28,8 @@ POST_SUFFIXES = (".Rmd", ".rmd", ".md")
 MONTH_FIRST = re.compile(r"^\s*(\d{1,2})[-/](\d{1,2})[-/](\d{4})\s*$")
 # knitr's chunk header: ``{r label, fig.cap="x"}``, ``{r, label="x"}`` or ``{r}``.
 LABEL_OPTION = re.compile(r"""\blabel\s*=\s*["']([^"']+)["']""")
+# ``fig.cap="A caption"``, a string (an R expression for one is not read).
+FIG_CAP = re.compile(r"""\bfig\.cap\s*=\s*(["'])([^"'\n]*)\1\s*(?:,|$)""")
 FIGURE_FILE = re.compile(r"^(.+)-(\d+)\.(?:png|jpe?g|svg|gif|pdf)$")
 # Knitted with ``keep_md``: each chunk's output in a layout div.
 LAYOUT_CHUNK = re.compile(
@@ -104,7 +106,8 @@ def meta(data: dict[str, Any]) -> dict[str, Any]:
 def figures(path: Path, text: Text, notes: PostNotes) -> None:
     """After each knitr chunk, the figures it drew, from the render's
     ``<stem>_files/figure-html5/<label>-<n>.png`` (an unlabelled chunk is knitr's
-    ``unnamed-chunk-<k>``, counted over the post's unlabelled chunks)."""
+    ``unnamed-chunk-<k>``, counted over the post's unlabelled chunks), its ``fig.cap``
+    their caption."""
     drawn: dict[str, dict[int, str]] = {}  # label -> number -> the image's path
     for folder, shown in reversed(_figure_folders(path)):  # the post's own folder wins
         for file in folder.iterdir() if folder.is_dir() else ():
@@ -121,7 +124,9 @@ def figures(path: Path, text: Text, notes: PostNotes) -> None:
         if not files:
             return match.group(0)
         notes.add(line, f"chunk {label}: its {len(files)} figure(s) taken from the render")
-        shown = "\n\n".join(f"![]({name})" for name in files)
+        caption = FIG_CAP.search(match.group(4))
+        alt = (caption.group(2) if caption else "").replace("[", "\\[").replace("]", "\\]")
+        shown = "\n\n".join(f"![{alt}]({name})" for name in files)
         return f"{match.group(0)}\n\n{shown}\n"
 
     text.sub(quarto.CELL, chunk)
