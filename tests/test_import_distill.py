@@ -155,3 +155,19 @@ def test_an_image_whose_file_name_has_spaces_keeps_its_destination(tmp_path: Pat
     report = import_posts(blog, into)
     assert "![Net](<Network-negative ties.png>)" in (into / "penguins/index.md").read_text()
     assert not any("custom element" in n.message for p in report.posts for n in p.notes)
+
+
+def test_a_csl_yaml_bibliography_is_written_as_bibtex(tmp_path: Path) -> None:
+    """``bibliography: biblio.yaml`` (Pandoc's CSL YAML, ``issued: {year: 2011}``)."""
+    blog = distill_blog(tmp_path / "blog")
+    post = blog / "_posts/2021-05-12-penguins"
+    (post / "biblio.yaml").write_text(
+        "references:\n- type: article-journal\n  id: gorman2014\n  author:\n"
+        "  - family: Gorman\n    given: K.\n  issued:\n    year: 2014\n  title: Penguins\n"
+    )
+    (post / "penguins.Rmd").write_text(POST.replace("refs.bib", "biblio.yaml"))
+    into = tmp_path / "site/content/posts"
+    report = import_posts(blog, into)
+    bib = (into / "penguins/biblio.bib").read_text()
+    assert "@article{gorman2014," in bib and "year = {2014}" in bib
+    assert not any("gorman2014" in n.message for p in report.posts for n in p.notes)
