@@ -171,3 +171,21 @@ def test_a_csl_yaml_bibliography_is_written_as_bibtex(tmp_path: Path) -> None:
     bib = (into / "penguins/biblio.bib").read_text()
     assert "@article{gorman2014," in bib and "year = {2014}" in bib
     assert not any("gorman2014" in n.message for p in report.posts for n in p.notes)
+
+
+def test_a_post_knitted_with_keep_md_comes_from_its_md(tmp_path: Path) -> None:
+    """``keep_md: true`` leaves ``<slug>.md`` beside the ``.Rmd``, with what the chunks
+    printed, each in a ``<div class="layout-chunk">``, which goes."""
+    blog = distill_blog(tmp_path / "blog")
+    post = blog / "_posts/2021-05-12-penguins"
+    knitted = (
+        "---\ntitle: Penguins\ndate: 05-12-2021\n---\n\n"
+        '<div class="layout-chunk" data-layout="l-body">\n\n'
+        "```r\nsummary(penguins)\n```\n\n```\n## 344 rows\n```\n\n</div>\n\nAfter.\n"
+    )
+    (post / "penguins.md").write_text(knitted)
+    into = tmp_path / "site/content/posts"
+    report = import_posts(blog, into)
+    assert [p.source.name for p in report.posts] == ["penguins.md"]
+    text = (into / "penguins.md").read_text()
+    assert "## 344 rows" in text and "layout-chunk" not in text and "</div>" not in text
