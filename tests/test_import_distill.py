@@ -98,7 +98,7 @@ def test_a_distill_blog_is_found_converted_and_built(tmp_path: Path) -> None:
     assert (into / "penguins/penguins_files/figure-html5/bills-1.png").is_file()
     assert (into / "penguins/refs.bib").is_file()
     notes = [n.message for p in report.posts for n in p.notes]
-    assert "chunk bills: its 1 figure(s) taken from the render" in notes
+    assert "1 figure(s) of its chunks taken from the render" in notes
     assert not any("l-body-outset" in n for n in notes)
     build(load_config(site), site / "public", jobs=1, use_cache=False)
     page = (site / "public/posts/penguins/index.html").read_text()

@@ -117,19 +117,22 @@ def figures(path: Path, text: Text, notes: PostNotes) -> None:
     if not drawn:
         return
     unnamed = iter(range(1, 10**6))
+    taken: list[str] = []
 
     def chunk(match: Match[str], line: int) -> str:
         label = _label(match.group(3), match.group(4)) or f"unnamed-chunk-{next(unnamed)}"
         files = [name for _, name in sorted(drawn.get(label, {}).items())]
         if not files:
             return match.group(0)
-        notes.add(line, f"chunk {label}: its {len(files)} figure(s) taken from the render")
+        taken.extend(files)
         caption = FIG_CAP.search(match.group(4))
         alt = (caption.group(2) if caption else "").replace("[", "\\[").replace("]", "\\]")
         shown = "\n\n".join(f"![{alt}]({name})" for name in files)
         return f"{match.group(0)}\n\n{shown}\n"
 
     text.sub(quarto.CELL, chunk)
+    if taken:  # once a post: the chunks' own notes say what else they lost
+        notes.add(1, f"{len(taken)} figure(s) of its chunks taken from the render")
 
 
 def _figure_folders(path: Path) -> list[tuple[Path, str]]:
