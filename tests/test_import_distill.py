@@ -162,8 +162,8 @@ def test_a_csl_yaml_bibliography_is_written_as_bibtex(tmp_path: Path) -> None:
     blog = distill_blog(tmp_path / "blog")
     post = blog / "_posts/2021-05-12-penguins"
     (post / "biblio.yaml").write_text(
-        "references:\n- type: article-journal\n  id: gorman2014\n  author:\n"
-        "  - family: Gorman\n    given: K.\n  issued:\n    year: 2014\n  title: Penguins\n"
+        "---\nreferences:\n- type: article-journal\n  id: gorman2014\n  author:\n"
+        "  - family: Gorman\n    given: K.\n  issued:\n    year: 2014\n  title: Penguins\n---\n"
     )
     (post / "penguins.Rmd").write_text(POST.replace("refs.bib", "biblio.yaml"))
     into = tmp_path / "site/content/posts"
@@ -189,3 +189,11 @@ def test_a_post_knitted_with_keep_md_comes_from_its_md(tmp_path: Path) -> None:
     assert [p.source.name for p in report.posts] == ["penguins.md"]
     text = (into / "penguins.md").read_text()
     assert "## 344 rows" in text and "layout-chunk" not in text and "</div>" not in text
+
+
+def test_a_copy_beside_the_post_in_its_folder_is_not_a_post(tmp_path: Path) -> None:
+    blog = distill_blog(tmp_path / "blog")
+    post = blog / "_posts/2021-05-12-penguins"
+    (post / "penguins-old copy.Rmd").write_text(POST)
+    report = import_posts(blog, tmp_path / "site/content/posts")
+    assert [p.source.name for p in report.posts] == ["penguins.Rmd"]

@@ -161,8 +161,8 @@ def csl_to_bibtex(source: str) -> str:
 def csl_yaml_as_json(source: str) -> str:
     """Pandoc's CSL YAML (``references:``, a list of CSL items, ``issued: {year: 2011}``
     allowed) as the CSL JSON ``csl_to_bibtex`` reads. Not YAML: no entries."""
-    try:
-        data = yaml.safe_load(source)
+    try:  # a metadata block between ``---`` lines, as Pandoc writes it, or a bare list
+        data = next((d for d in yaml.safe_load_all(source) if d is not None), None)
     except yaml.YAMLError:
         return "[]"
     items = data.get("references") if isinstance(data, dict) else data

@@ -72,11 +72,19 @@ def posts(source: Path) -> list[Path]:
                 for p in sorted(post.iterdir())
                 if p.suffix in POST_SUFFIXES and not p.name.startswith(("_", "."))
             ]
-            rmd = [p for p in files if p.suffix != ".md"]
+            rmd = _published([p for p in files if p.suffix != ".md"], post.name)
             mds = [p for p in files if p.suffix == ".md" and p.stem.lower() != "readme"]
             found += [p.with_suffix(".md") if p.with_suffix(".md") in mds else p for p in rmd]
             found += mds if not rmd else []
     return found
+
+
+def _published(rmd: list[Path], folder: str) -> list[Path]:
+    """A folder's post, when it holds more than one ``.Rmd`` (a copy, an old draft): the
+    one named as the folder is (``2021-05-12-penguins/penguins.Rmd``), else those
+    knitted to an ``.html`` beside them, which Distill listed; else all of them."""
+    named = [p for p in rmd if folder.endswith(p.stem)]
+    return named or [p for p in rmd if p.with_suffix(".html").is_file()] or rmd
 
 
 def slug_and_date(path: Path, meta: dict[str, Any]) -> tuple[str, str | None]:
