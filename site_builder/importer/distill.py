@@ -83,7 +83,7 @@ def _published(rmd: list[Path], folder: str) -> list[Path]:
     """A folder's post, when it holds more than one ``.Rmd`` (a copy, an old draft): the
     one named as the folder is (``2021-05-12-penguins/penguins.Rmd``), else those
     knitted to an ``.html`` beside them, which Distill listed; else all of them."""
-    named = [p for p in rmd if folder.endswith(p.stem)]
+    named = [p for p in rmd if folder == p.stem or folder.endswith(("-" + p.stem, "_" + p.stem))]
     return named or [p for p in rmd if p.with_suffix(".html").is_file()] or rmd
 
 
