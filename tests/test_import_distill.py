@@ -197,3 +197,14 @@ def test_a_copy_beside_the_post_in_its_folder_is_not_a_post(tmp_path: Path) -> N
     (post / "penguins-old copy.Rmd").write_text(POST)
     report = import_posts(blog, tmp_path / "site/content/posts")
     assert [p.source.name for p in report.posts] == ["penguins.Rmd"]
+
+
+def test_a_post_folder_with_only_its_render_is_named_as_skipped(tmp_path: Path) -> None:
+    blog = distill_blog(tmp_path / "blog")
+    old = blog / "_posts/2018-07-17-activity"
+    old.mkdir()
+    (old / "index.html").write_text("<html></html>")
+    report = import_posts(blog, tmp_path / "site/content/posts")
+    skipped = [p for p in report.posts if p.skipped]
+    assert [p.source.as_posix() for p in skipped] == ["blog/_posts/2018-07-17-activity/index.html"]
+    assert "only its render is here" in skipped[0].skipped

@@ -228,6 +228,10 @@ def _import_posts(source: Path, into: Path, fmt: str | None, site: Path | None) 
         raise BuildError(source, None, f"cannot read the posts: {exc.strerror or exc}") from exc
     if not files and not researcher:
         raise BuildError(source, None, f"no {fmt} posts found")
+    for render in distill.unsourced(source) if fmt == "distill" else []:  # named, not lost
+        why = "only its render is here (no .Rmd or .md): not imported"
+        shown = render.relative_to(source.parent) if source.parent in render.parents else render
+        report.posts.append(Imported(shown, None, (), skipped=why))
     passthrough = hugo.passed_delimiters(source) if fmt == "hugo" else common.DELIMITERS
     if fmt == "zola":  # pulldown-cmark read every formula as Markdown first
         passthrough = frozenset()

@@ -79,6 +79,18 @@ def posts(source: Path) -> list[Path]:
     return found
 
 
+def unsourced(source: Path) -> list[Path]:
+    """The renders (``<folder>/<name>.html``) of post folders whose source is gone: Distill
+    listed them, but there is nothing to convert."""
+    return [
+        html
+        for folder in collections(source)
+        for post in sorted(p for p in folder.iterdir() if p.is_dir())
+        if not any(p.suffix in POST_SUFFIXES for p in post.iterdir())
+        for html in sorted(post.glob("*.html"))[:1]
+    ]
+
+
 def _published(rmd: list[Path], folder: str) -> list[Path]:
     """A folder's post, when it holds more than one ``.Rmd`` (a copy, an old draft): the
     one named as the folder is (``2021-05-12-penguins/penguins.Rmd``), else those
