@@ -79,7 +79,7 @@ def _parser() -> argparse.ArgumentParser:
     import_cmd.add_argument(
         "--from",
         dest="source_format",
-        choices=("jekyll", "hugo", "quarto", "zola"),
+        choices=("jekyll", "hugo", "quarto", "zola", "distill"),
         default=None,
         help="the source's format (default: detected)",
     )

@@ -25,6 +25,7 @@ from site_builder.importer import (
     bib,
     common,
     crosslinks,
+    distill,
     divs,
     embedded_notebooks,
     finding,
@@ -53,7 +54,7 @@ from site_builder.importer.assets import Assets
 from site_builder.importer.report import Imported, ImportReport, PostNotes
 from site_builder.importer.text import Text
 
-FORMATS = ("jekyll", "hugo", "quarto", "zola")
+FORMATS = ("jekyll", "hugo", "quarto", "zola", "distill")
 # What an undated page keeps of the front matter: no date, so no feed, tags or updates.
 PAGE_KEYS = ("title", "description", "bibliography", "draft", "toc", "math")
 BLANK_LINES = re.compile(r"\n{3,}")
@@ -108,7 +109,9 @@ def convert_post(
     else:
         source = frontmatter.split(raw, notes)
     meta = frontmatter.with_date({**(defaults or {}), **source.meta})  # a listing's under it
-    slug, name_date = frontmatter.slug_and_date(path, meta)
+    meta = distill.meta(meta) if fmt == "distill" else meta
+    namer = distill.slug_and_date if fmt == "distill" else frontmatter.slug_and_date
+    slug, name_date = namer(path, meta)
     name_date = name_date or frontmatter.render_day(path, meta, notes)
     body = html_posts.to_markdown(source.body) if path.suffix in HTML_POSTS else source.body
     text = read.text if is_rst else Text(body, source.body_line)
@@ -225,6 +228,10 @@ def _import_posts(source: Path, into: Path, fmt: str | None, site: Path | None) 
         raise BuildError(source, None, f"cannot read the posts: {exc.strerror or exc}") from exc
     if not files and not researcher:
         raise BuildError(source, None, f"no {fmt} posts found")
+    for render in distill.unsourced(source) if fmt == "distill" else []:  # named, not lost
+        why = "only its render is here (no .Rmd or .md): not imported"
+        shown = render.relative_to(source.parent) if source.parent in render.parents else render
+        report.posts.append(Imported(shown, None, (), skipped=why))
     passthrough = hugo.passed_delimiters(source) if fmt == "hugo" else common.DELIMITERS
     if fmt == "zola":  # pulldown-cmark read every formula as Markdown first
         passthrough = frozenset()

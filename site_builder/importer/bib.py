@@ -9,6 +9,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from site_builder.importer.report import PostNotes
 
 BIB_ENTRY = re.compile(r"(?m)^[ \t]*@\s*(\w+)\s*[{(]\s*([^,\s]+)\s*,")
@@ -34,10 +36,11 @@ def bring(
         return None, {}
     raw_bib = found.read_text(encoding="utf-8", errors="replace")
     name = found.name
-    if found.suffix.lower() == ".json":  # CSL JSON (Zotero's, Quarto's): as BibTeX
-        raw_bib = csl_to_bibtex(raw_bib)
+    if found.suffix.lower() in (".json", ".yaml", ".yml"):  # CSL (Zotero's, Pandoc's): BibTeX
+        yaml_csl = found.suffix.lower() != ".json"
+        raw_bib = csl_to_bibtex(csl_yaml_as_json(raw_bib) if yaml_csl else raw_bib)
         name = found.stem + ".bib"
-        notes.add(1, f"{found.name} (CSL JSON) written as {name}")
+        notes.add(1, f"{found.name} (CSL {'YAML' if yaml_csl else 'JSON'}) written as {name}")
     renamed = safe_keys(raw_bib)
     cleaned, messages = tidy(raw_bib, name)
     for message in messages:
@@ -153,6 +156,24 @@ def csl_to_bibtex(source: str) -> str:
         )
         entries.append(f"@{kind}{{{key},\n{body}}}\n")
     return "\n".join(entries)
+
+
+def csl_yaml_as_json(source: str) -> str:
+    """Pandoc's CSL YAML (``references:``, a list of CSL items, ``issued: {year: 2011}``
+    allowed) as the CSL JSON ``csl_to_bibtex`` reads. Not YAML: no entries."""
+    try:  # a metadata block between ``---`` lines, as Pandoc writes it, or a bare list
+        data = next((d for d in yaml.safe_load_all(source) if d is not None), None)
+    except yaml.YAMLError:
+        return "[]"
+    items = data.get("references") if isinstance(data, dict) else data
+    items = [i for i in items if isinstance(i, dict)] if isinstance(items, list) else []
+    for item in items:
+        issued = item.get("issued")
+        if isinstance(issued, dict) and "year" in issued and "date-parts" not in issued:
+            item["issued"] = {"date-parts": [[issued["year"]]]}
+        elif isinstance(issued, list) and issued and isinstance(issued[0], dict):
+            item["issued"] = {"date-parts": [[issued[0].get("year")]]}
+    return json.dumps(items, default=str)
 
 
 def _csl_names(names: object) -> str:

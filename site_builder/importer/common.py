@@ -22,9 +22,11 @@ from site_builder.markdown.crossrefs import KINDS as REF_KINDS
 from site_builder.slug import slugify
 from site_builder.sources import CONTROL
 
-# The destination bare, or in ``<...>`` (which may hold spaces: ``<GD 0.1.svg>``).
+# The destination bare, or in ``<...>`` (which may hold spaces: ``<GD 0.1.svg>``); the
+# alt text may hold brackets two deep (a footnote ``^[...]`` with a link in it).
 MD_IMAGE = re.compile(
-    r"!\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*(?:<([^>\n]+)>|([^)\s>]+))(\s+\"[^\"]*\")?\s*\)"
+    r"!\[((?:[^\[\]]|\[(?:[^\[\]]|\[[^\[\]]*\])*\])*)\]"
+    r"\(\s*(?:<([^>\n]+)>|([^)\s>]+))(\s+\"[^\"]*\")?\s*\)"
     r"(\{[^{}\n]*\})?"
 )
 # Pandoc takes ``![](GD 0.1.svg)``, spaces and all; CommonMark reads it as text.
@@ -130,7 +132,8 @@ def rewrite_references(text: Text, ctx: PostContext) -> None:
         attrs = match.group(5) or ""  # ``{#fig-x}``: goes with its image, if that goes
         local = ctx.assets.local(src)
         if local is not None:
-            local = f"<{local}>" if " " in local else local
+            # ``<a b.png>``, hidden so that the leftovers' check takes it for no HTML tag
+            local = text.hide(f"<{local}>") if " " in local else local
             return f"![{alt}]({local}{title}){attrs}"
         if ctx.assets.find(src) is None and _is_local(src):
             ctx.notes.add(line, f"image {untemplate(src)} not found: left out of the post")

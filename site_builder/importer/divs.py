@@ -27,7 +27,8 @@ _KEPT = re.compile(
 # Layout only: unwrapping them loses nothing a reader needs.
 _LAYOUT = re.compile(
     r"^(?:column-[\w-]+|columns?|panel-[\w-]+|content-visible|page-columns|page-full"
-    r"|grid|g-col-\d+|g-col-\w+-\d+|cell|cell-output[\w-]*|center|smaller|small)$"
+    r"|grid|g-col-\d+|g-col-\w+-\d+|cell|cell-output[\w-]*|center|smaller|small"
+    r"|l-(?:body|page|screen)(?:-[\w-]+)?|layout-chunk)$"  # Distill's layout classes
 )
 # A kind elsewhere -> this site's callout kind.
 CALLOUT_ALIASES = {
@@ -121,7 +122,7 @@ def unwrap_unknown_divs(text: Text, notes: PostNotes) -> None:
             continue
         inner = params[1:-1] if braced else "." + params
         classes = re.findall(r"(?:^|\s)\.([\w-]+)", inner)
-        if "aside" in classes:  # Quarto's ``::: aside`` sets its text in the margin
+        if "aside" in classes or "l-gutter" in classes:  # Quarto's ``::: aside``, Distill's gutter
             lines[index] = match.group(1) + " {.column-margin}"
             inner = ".column-margin"
         kept = bool(_KEPT.search(inner))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from site_builder.importer import jekyll, zola
+from site_builder.importer import distill, jekyll, zola
 from site_builder.importer.common import HUGO_CONFIGS
 
 
@@ -23,6 +23,8 @@ def detect(source: Path) -> str:
         return "quarto" if source.suffix == ".qmd" else _sniff([source])
     if (source / "_quarto.yml").exists() or (source / "_quarto.yaml").exists():
         return "quarto"
+    if distill.is_distill(source):  # before Jekyll: its posts are in ``_posts/`` too
+        return "distill"
     if any((source / name).exists() for name in ("_config.yml", "_posts", "_notebooks")):
         return "jekyll"
     if zola.is_zola(source):
@@ -83,6 +85,8 @@ def find_posts(source: Path, fmt: str) -> tuple[list[Path], list[Path]]:
     """The source's post files, and the roots its site served files from."""
     if source.is_file():
         return [source], [source.parent]
+    if fmt == "distill":
+        return distill.posts(source), [source]
     if fmt == "jekyll":
         # ``collections_dir: collections`` puts ``_posts`` (and each collection) there.
         base = source / str(jekyll.site_config(source).get("collections_dir") or "")

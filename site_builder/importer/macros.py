@@ -159,6 +159,7 @@ def _configs(source: Path, fmt: str) -> list[Path]:
         "hugo": list(common.HUGO_CONFIGS),
         "zola": ["config.toml"],
         "quarto": ["_quarto.yml", "_quarto.yaml"],
+        "distill": ["_site.yml"],
     }[fmt]
     found = [source / n for n in names if (source / n).is_file()]
     if fmt == "quarto":  # a folder's ``_metadata.yml`` sets its posts' options, headers too

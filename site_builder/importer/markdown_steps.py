@@ -16,6 +16,7 @@ from site_builder.importer import (
     admonitions,
     common,
     deflists,
+    distill,
     divs,
     finding,
     html,
@@ -34,11 +35,14 @@ CONVERTERS: dict[str, Converter] = {
     "hugo": hugo.convert,
     "quarto": quarto.convert,
     "zola": zola.convert,
+    "distill": distill.convert,
 }
 
 
 def run(path: Path, text: Text, ctx: common.PostContext, fmt: str) -> None:
     """The Markdown formats' own rewrites, the format's converter among them."""
+    if fmt == "distill":  # the figures its chunks drew, beside them, before they are code
+        distill.figures(path, text, ctx.notes)
     if path.suffix in finding.R_MARKDOWN:  # blogdown's, in a Hugo site
         quarto.cells(text, ctx.notes)
     admonitions.admonitions(text, ctx.notes)  # before the masks: its body is Markdown
