@@ -73,7 +73,8 @@ def _parser() -> argparse.ArgumentParser:
         help="make content/posts/<slug>/index.md, a folder for the post's images and .bib",
     )
     import_cmd = commands.add_parser(
-        "import", help="import posts from a Jekyll/al-folio, Hugo, Quarto, Pelican, Nikola or Distill blog"
+        "import",
+        help="import posts from a Jekyll/al-folio, Hugo, Quarto, Pelican, Nikola or Distill blog",
     )
     import_cmd.add_argument("source", type=Path, help="the blog's folder (or one post file)")
     import_cmd.add_argument(
