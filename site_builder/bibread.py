@@ -14,6 +14,7 @@ and go on, so real files hold them (a DBLP entry pasted twice, Google Scholar's 
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +77,7 @@ def read_bibtex(text: str, shown: Path | str) -> tuple[Any, tuple[BuildWarning, 
     return data, warnings
 
 
+@cache  # one class for every parse, made on the first
 def _keep_first(parser: type) -> type:
     """pybtex's parser, keeping the first of a repeated entry or field as BibTeX does and
     noting the rest (``repeated``) instead of raising."""

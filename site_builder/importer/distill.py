@@ -16,9 +16,7 @@ from pathlib import Path
 from re import Match
 from typing import Any
 
-import yaml
-
-from site_builder.importer import html, quarto
+from site_builder.importer import html, jekyll, quarto
 from site_builder.importer.common import PostContext
 from site_builder.importer.report import PostNotes
 from site_builder.importer.text import Text
@@ -37,18 +35,10 @@ LAYOUT_CHUNK = re.compile(
 )
 
 
-def _config(source: Path) -> dict[str, Any]:
-    try:
-        data = yaml.safe_load((source / "_site.yml").read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
 def collections(source: Path) -> list[Path]:
     """The folders Distill reads posts from: ``_posts``, and each collection ``_site.yml``
     names (``collections: {talks: ...}`` reads ``_talks/``)."""
-    named = _config(source).get("collections")
+    named = jekyll.site_config(source, "_site.yml").get("collections")
     names = list(named) if isinstance(named, dict | list) else []
     folders = [source / f"_{name}" for name in ["posts", *names] if isinstance(name, str)]
     return [f for f in dict.fromkeys(folders) if f.is_dir()]
@@ -163,7 +153,7 @@ def _figure_folders(path: Path) -> list[tuple[Path, str]]:
     found = [(path.parent / figures, figures.as_posix())]
     collection, source = path.parent.parent, path.parent.parent.parent
     if collection.name.startswith("_"):
-        output = _config(source).get("output_dir") or "_site"
+        output = jekyll.site_config(source, "_site.yml").get("output_dir") or "_site"
         rendered = Path(str(output)) / collection.name[1:] / path.parent.name / figures
         found.append((source / rendered, "/" + rendered.as_posix()))
     return found

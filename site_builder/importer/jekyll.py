@@ -179,10 +179,11 @@ def convert(text: Text, ctx: PostContext) -> None:
     kramdown.drop_ials(text, ctx.notes)
 
 
-def site_config(source: Path) -> dict[str, Any]:
-    """The site's ``_config.yml``; empty when there is none or it is no mapping."""
+def site_config(source: Path, name: str = "_config.yml") -> dict[str, Any]:
+    """The site's ``_config.yml`` (or Distill's ``_site.yml``: ``name``); empty when there
+    is none or it is no mapping."""
     try:
-        config = yaml.safe_load((source / "_config.yml").read_text(encoding="utf-8"))
+        config = yaml.safe_load((source / name).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return {}
     return config if isinstance(config, dict) else {}

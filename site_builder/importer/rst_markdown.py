@@ -19,6 +19,7 @@ from typing import Any
 from docutils import nodes
 
 from site_builder.importer.common import comment_out
+from site_builder.importer.divs import callout_kind
 from site_builder.importer.report import PostNotes
 from site_builder.importer.rst_inline import Inline, line_of
 from site_builder.importer.rst_tables import table
@@ -27,17 +28,8 @@ from site_builder.slug import slugify
 
 # A paragraph opening with a list marker, a heading, a quote or a fence is text there.
 LINE_START = re.compile(r"^(\s*)([#>+=-]|:::|\d+[.)](?=\s|$))")
-CALLOUTS = {
-    "note": "note",
-    "tip": "tip",
-    "hint": "tip",
-    "warning": "warning",
-    "important": "important",
-    "caution": "caution",
-    "attention": "caution",
-    "danger": "caution",
-    "error": "caution",
-}
+# docutils' ``attention`` is a stronger word than the other sites' (``divs.callout_kind``)
+RST_CALLOUTS = {"attention": "caution"}
 Block = tuple[int, str]  # (source line, Markdown text)
 PLACEHOLDER = re.compile("\x00\\d+\x00")
 
@@ -234,7 +226,7 @@ class Writer(Inline):
         self, node: nodes.Element, depth: int, line: int, kind: str | None = None
     ) -> list[Block]:
         name = node.tagname
-        kind = kind or CALLOUTS.get(name, "note")
+        kind = kind or RST_CALLOUTS.get(name) or callout_kind(name) or "note"
         title_node = node.next_node(nodes.title) if node.children else None
         title = self.inline(title_node).replace('"', "'") if title_node else ""
         if not title and name in ("danger", "error", "attention", "hint"):

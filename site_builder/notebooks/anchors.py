@@ -16,7 +16,7 @@ import re
 from site_builder.slug import slugify
 
 _ATX = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
-_SETEXT = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
+SETEXT = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")  # a setext heading's underline
 _LINK = re.compile(r"""(\]\(\s*<?#|\bhref=["']#)([^)\s"'>]+)""")
 _DEFINED = re.compile(r"""\b(?:id|name)\s*=\s*["']([^"']+)["']""")
 _MARKUP = re.compile(r"[*_`]+|<[^>]*>")
@@ -48,6 +48,6 @@ def _titles(lines: list[str]) -> list[str]:
         atx = _ATX.match(line)
         if atx:
             titles.append(atx.group(1))
-        elif number and _SETEXT.match(line) and lines[number - 1].strip():
+        elif number and SETEXT.match(line) and lines[number - 1].strip():
             titles.append(lines[number - 1].strip())
     return titles

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from site_builder.errors import BuildError
+from site_builder.notebooks.anchors import SETEXT
 from site_builder.notebooks.reader import text_of
 from site_builder.slug import slugify
 from site_builder.sources import FRONT_MATTER_KEYS, author_line
@@ -41,7 +42,6 @@ _US_DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
 _HEADING = re.compile(r"^ {0,3}#[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")  # ATX level 1
 _ANY_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 _SETEXT_1 = re.compile(r"^ {0,3}=+[ \t]*$")
-_SETEXT = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
 _EMPHASIS = re.compile(r"^(\*\*|__|\*|_)(.+)\1$")  # ``# **Title**``, as Colab notebooks write it
 # ``*by hand*``, ``**step**``, ```code` `` inside a heading: a title is plain text (and math)
 _INNER_MARKUP = re.compile(r"(\*\*|\*|`)(?=\S)(.+?)(?<=\S)\1")
@@ -134,9 +134,7 @@ def _opening_heading(lines: list[str], number: int) -> tuple[str | None, int]:
 
 
 def _has_setext(lines: list[str]) -> bool:
-    return any(
-        _SETEXT.match(line) and lines[i - 1].strip() for i, line in enumerate(lines) if i > 0
-    )
+    return any(SETEXT.match(line) and lines[i - 1].strip() for i, line in enumerate(lines) if i > 0)
 
 
 def _unwrapped(text: str) -> str:

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
 import re
 from bisect import bisect_right
 from typing import Any
+
+from site_builder.notebooks.outputs import file_name
 
 _DISPLAY = re.compile(
     r"\\\$|\$\$(?:[^$]|\$(?!\$))+?\$\$"
@@ -177,7 +178,7 @@ def attachments(source: str, cell: Any) -> tuple[str, dict[str, bytes]]:
                 data = base64.b64decode("".join(raw.split()), validate=True)
             except (binascii.Error, ValueError):
                 raise AttachmentError(f"attachment '{name}' is not valid base64") from None
-        file = f"nb-{hashlib.sha256(data).hexdigest()[:16]}.{_SUFFIX[mime]}"
+        file = file_name(data, _SUFFIX[mime])
         files[file] = data
         return file
 

@@ -173,10 +173,10 @@ def _inline_images(html: str) -> tuple[str, tuple[Image, ...]]:
 
     def video(match: re.Match[str]) -> str:
         try:
-            data = base64.b64decode("".join(match.group(4).split()), validate=True)
-        except (binascii.Error, ValueError):
+            data = _base64(match.group(4), "video")
+        except OutputError:
             return match.group(0)  # unreadable: the sanitiser drops it
-        name = f"nb-{hashlib.sha256(data).hexdigest()[:16]}.{match.group(3).lower()}"
+        name = file_name(data, match.group(3).lower())
         images.append(Image(name, data, None, None))
         return f"{match.group(1)}{match.group(2)}{name}{match.group(2)}"
 
@@ -214,10 +214,7 @@ def _image(mime: str, value: Any, metadata: dict[str, Any]) -> Image:
         data = text_of(value).encode("utf-8")
         size = _svg_size(data)
     else:
-        try:
-            data = base64.b64decode("".join(text_of(value).split()), validate=True)
-        except (binascii.Error, ValueError):
-            raise OutputError(f"its {mime} output is not base64") from None
+        data = _base64(text_of(value), mime)
         size = _bitmap_size(data)
     width, height = _side(metadata.get("width")), _side(metadata.get("height"))
     if width is not None:
@@ -225,9 +222,19 @@ def _image(mime: str, value: Any, metadata: dict[str, Any]) -> Image:
             size = (round(width), round(height))
         elif size is not None:  # one side given: keep the file's aspect ratio
             size = (round(width), round(size[1] * width / size[0]))
-    digest = hashlib.sha256(data).hexdigest()[:16]
-    name = f"nb-{digest}.{_SUFFIX[mime]}"
-    return Image(name, data, *(size or (None, None)))
+    return Image(file_name(data, _SUFFIX[mime]), data, *(size or (None, None)))
+
+
+def _base64(text: str, mime: str) -> bytes:
+    try:
+        return base64.b64decode("".join(text.split()), validate=True)
+    except (binascii.Error, ValueError):
+        raise OutputError(f"its {mime} output is not base64") from None
+
+
+def file_name(data: bytes, suffix: str) -> str:
+    """A file beside the page, named by its bytes: the same output is one file."""
+    return f"nb-{hashlib.sha256(data).hexdigest()[:16]}.{suffix}"
 
 
 def _bitmap_size(data: bytes) -> tuple[int, int] | None:
